@@ -1,0 +1,191 @@
+"""The ``intrigue`` command (see ``INTERFACE.md`` for the contract).
+
+Each subcommand is one function that takes the parsed arguments and returns a
+dict; one printer writes it as JSON (``--json``) or as text for people.  Bad
+input is an :class:`~intrigue.errors.IntrigueError`: one line on stderr, exit 2.
+Progress goes to stderr so that stdout stays clean JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
+
+from intrigue import __version__
+from intrigue.cards import NAME_OF
+from intrigue.codec import position_to_dict
+from intrigue.deals import deal_order, parse_deal_number
+from intrigue.errors import IntrigueError
+from intrigue.game import Game
+from intrigue.notation import parse_moves
+from intrigue.position import DEAL_MODES, Position
+from intrigue.variants import GAME_IDS, find_variant
+
+EXIT_OK = 0
+EXIT_BAD_INPUT = 2
+
+Handler = Callable[[argparse.Namespace], dict[str, Any]]
+Printer = Callable[[dict[str, Any]], str]
+
+
+class UsageError(IntrigueError):
+    """A command line that argparse rejects."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argparse parser whose errors are one line, raised rather than printed."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def _game_args(p: argparse.ArgumentParser, *, mode: bool = True, moves: bool = True) -> None:
+    p.add_argument(
+        "--game", default="intrigue", help=f"one of {', '.join(GAME_IDS)} (default intrigue)"
+    )
+    p.add_argument(
+        "--deal", required=True, help="deal number, 1 <= N < 10^20 (PySolFC's game number)"
+    )
+    if mode:
+        p.add_argument(
+            "--mode",
+            default="auto",
+            help=f"deal mode, one of {', '.join(DEAL_MODES)} (default auto)",
+        )
+    if moves:
+        p.add_argument("--moves", default="", help='moves to play first, e.g. "2f 5f 1-4 3f"')
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def game_from_args(args: argparse.Namespace) -> Game:
+    """The game named by ``--game --deal --mode``, after ``--moves``."""
+    game = Game(find_variant(args.game), parse_deal_number(args.deal), args.mode)
+    game.play_all(parse_moves(args.moves))
+    return game
+
+
+# ---------------------------------------------------------------- subcommands
+
+
+def cmd_order(args: argparse.Namespace) -> dict[str, Any]:
+    variant = find_variant(args.game)
+    deal = parse_deal_number(args.deal)
+    return {
+        "game": variant.id,
+        "deal": deal,
+        "order": [NAME_OF[c] for c in deal_order(variant, deal)],
+    }
+
+
+def print_order(data: dict[str, Any]) -> str:
+    return (
+        f"{find_variant(data['game']).name} deal {data['deal']}, first dealt first:\n"
+        + " ".join(data["order"])
+    )
+
+
+def cmd_show(args: argparse.Namespace) -> dict[str, Any]:
+    game = game_from_args(args)
+    data = position_to_dict(game.position)
+    data["moves"] = [str(m) for m in game.moves]
+    data["legal_moves"] = [str(m) for m in game.legal_moves()]
+    return data
+
+
+def picture(position: Position) -> str:
+    """A text picture of a position: piles by kind, columns as rows, the stock."""
+    v = position.variant
+    lines = [
+        f"{v.name} deal {position.deal} ({position.mode}): "
+        f"{position.cards_on_piles()} of {v.pile_cards} cards on the piles"
+    ]
+    for k, kind in enumerate(v.pile_kinds):
+        start = v.slot_start[k]
+        tops = [NAME_OF[p[-1]] if p else "--" for p in position.piles[start : start + kind.slots]]
+        complete = sum(1 for p in position.piles[start : start + kind.slots] if len(p) == kind.size)
+        lines.append(f"{kind.name + 's':<11} {' '.join(tops)}   ({complete} complete)")
+    if position.discard:
+        lines.append(f"{'Discarded':<11} {' '.join(NAME_OF[c] for c in position.discard)}")
+    for i, column in enumerate(position.columns, 1):
+        cards = " ".join(NAME_OF[c] for c in column)
+        lines.append(f"{i:>2}: {cards}{'   (vacant)' if len(column) == 1 else ''}")
+    if position.mode == "manual":
+        nxt = NAME_OF[position.stock[0]] if position.stock else "-"
+        lines.append(f"Stock: {len(position.stock)} cards left (next {nxt})")
+    return "\n".join(lines)
+
+
+def print_show(data: dict[str, Any]) -> str:
+    game = Game(data["game"], data["deal"], data["mode"])
+    game.play_all(data["moves"])
+    text = picture(game.position)
+    if data["won"]:
+        status = "Won."
+    elif data["stuck"]:
+        status = "No legal move left: the game is lost."
+    else:
+        status = "Legal moves: " + " ".join(data["legal_moves"])
+    return f"{text}\n{status}"
+
+
+def cmd_web(args: argparse.Namespace) -> dict[str, Any]:
+    from intrigue.web.server import serve
+
+    serve(host=args.host, port=args.port, open_browser=not args.no_browser)
+    return {}
+
+
+COMMANDS: dict[str, tuple[Handler, Printer | None]] = {
+    "order": (cmd_order, print_order),
+    "show": (cmd_show, print_show),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="intrigue",
+        description="Intrigue and its family of two-deck patience games. "
+        "With no command, start the card table in the browser.",
+    )
+    parser.add_argument("--version", action="version", version=f"intrigue {__version__}")
+    parser.add_argument("--no-browser", action="store_true", help="do not open a browser window")
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=None,
+        help="port for the card table (default 8642, or a free one)",
+    )
+    parser.add_argument("--host", default="127.0.0.1", help=argparse.SUPPRESS)
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+
+    p = sub.add_parser("order", help="the 104 cards of a deal, first dealt first")
+    _game_args(p, mode=False, moves=False)
+    p = sub.add_parser("show", help="the position after the deal (and after --moves)")
+    _game_args(p)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the exit status (0 success, 2 bad input)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if args.command is None:
+            cmd_web(args)
+            return EXIT_OK
+        handler, printer = COMMANDS[args.command]
+        data = handler(args)
+    except IntrigueError as e:
+        print(f"intrigue: error: {e}", file=sys.stderr)  # noqa: T201
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("intrigue: interrupted", file=sys.stderr)  # noqa: T201
+        return 130
+    if getattr(args, "json", False) or printer is None:
+        print(json.dumps(data))  # noqa: T201
+    else:
+        print(printer(data))  # noqa: T201
+    return EXIT_OK
