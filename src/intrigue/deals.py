@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from functools import lru_cache
 
@@ -21,6 +22,8 @@ from pysol_cards.random import LCRandom31, MTRandom
 from intrigue.cards import DECK_SIZE, RANK_OF, CardId, Rank
 from intrigue.errors import DealNumberError
 from intrigue.variants import Variant, find_variant
+
+_INTEGER = re.compile(r"[+-]?[0-9]+")
 
 MAX_DEAL = 10**20
 """Deal numbers are 1 <= N < MAX_DEAL."""
@@ -43,7 +46,7 @@ def parse_deal_number(value: object) -> int:
         )
     if isinstance(value, str):
         text = value.strip()
-        if not text.isascii() or not text.lstrip("+-").isdigit():
+        if _INTEGER.fullmatch(text) is None:
             raise DealNumberError(
                 f"bad deal number {value!r}: expected an integer from 1 to {MAX_DEAL - 1}"
             )

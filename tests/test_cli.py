@@ -1,0 +1,87 @@
+"""The command-line contract: JSON shapes on stdout, exit 2 with one line on stderr."""
+
+import json
+
+import pytest
+
+from intrigue.cli import main
+from intrigue.variants import GAME_IDS
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_order_json(capsys):
+    code, out, err = run(capsys, "order", "--game", "intrigue", "--deal", "1", "--json")
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    assert data["game"] == "intrigue" and data["deal"] == 1
+    assert data["order"][:4] == ["QD", "3D", "5H", "JC"] and len(data["order"]) == 104
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+@pytest.mark.parametrize("mode", ["auto", "manual"])
+def test_show_json_for_every_game_and_mode(capsys, game, mode):
+    code, out, _ = run(capsys, "show", "--game", game, "--deal", "31999", "--mode", mode, "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert {"game", "deal", "mode", "columns", "piles", "discard", "stock", "won"} <= data.keys()
+    assert data["game"] == game and data["mode"] == mode and data["deal"] == 31999
+    count = sum(map(len, data["columns"])) + sum(map(len, data["piles"])) + len(data["discard"]) + len(data["stock"])
+    assert count == 104
+
+
+def test_show_after_moves(capsys):
+    code, out, _ = run(capsys, "show", "--deal", "1", "--moves", "1-3 1f", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["columns"][0] == ["QD"] and data["columns"][2] == ["QS", "JC"]
+    assert data["moves"] == ["1-3", "1f"]
+
+
+def test_show_text_picture(capsys):
+    code, out, _ = run(capsys, "show", "--deal", "1")
+    assert code == 0
+    assert "Intrigue deal 1 (auto): 74 of 96 cards on the piles" in out
+    assert " 3: QS   (vacant)" in out
+    assert "Five-piles" in out and "Six-piles" in out and "Legal moves: 1-3" in out
+    code, out, _ = run(capsys, "show", "--game", "salic-law", "--deal", "1", "--mode", "manual")
+    assert "Discarded   QC QS QC QH QH QS QD QD" in out and "Stock: 95 cards left (next 3D)" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (["show", "--deal", "0"], "bad deal number '0'"),
+        (["show", "--deal", "-3"], "bad deal number '-3'"),
+        (["show", "--deal", "1e3"], "bad deal number '1e3'"),
+        (["show", "--deal", str(10**20)], "the largest deal number is"),
+        (["show", "--game", "spider", "--deal", "1"], "unknown game 'spider'"),
+        (["show", "--deal", "1", "--mode", "slow"], "unknown deal mode 'slow'"),
+        (["show", "--deal", "1", "--moves", "1-3 7x"], "bad move '7x'"),
+        (["show", "--deal", "1", "--moves", "1-2"], "illegal move '1-2' (column 2 is not vacant)"),
+        (["show", "--deal", "1", "--moves", "d"], "illegal move 'd' (dealing is for manual deal mode"),
+        (["order", "--game", "intrigue"], "--deal"),
+        (["frobnicate"], "invalid choice: 'frobnicate'"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(capsys, argv, fragment):
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("intrigue")
+    assert fragment in err
+    assert "Traceback" not in err
+
+
+def test_module_entry_point_runs():
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "intrigue", "order", "--deal", "2", "--json"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0 and json.loads(done.stdout)["order"][0] == "QC"

@@ -1,0 +1,218 @@
+"""The rules, game by game, on small hand-made deal orders and on real deals."""
+
+import pytest
+from cardlists import ids, names
+
+from intrigue.errors import DealModeError, PositionError
+from intrigue.notation import DEAL, PILE, Move
+from intrigue.position import Position, parse_mode
+from intrigue.variants import GAME_IDS
+
+
+def cols(p: Position) -> list[str]:
+    return [names(c) for c in p.columns]
+
+
+def open_piles(p: Position) -> dict[int, str]:
+    return {i: names(pile) for i, pile in enumerate(p.piles) if pile}
+
+
+def all_moves(p: Position) -> list[Move]:
+    n = len(p.columns)
+    universe = [DEAL] + [Move(i, PILE) for i in range(1, 9)]
+    universe += [Move(i, j) for i in range(1, 9) for j in range(1, 9) if i != j]
+    assert n <= 8
+    return universe
+
+
+def test_worked_example_from_the_rule_book():
+    # Q♠ 7♦ 5♣ 4♥ Q♥ 6♠ 7♣: Q♠ opens column 1; 7♦ lies on it; 5♣ opens a Five-pile, 4♥
+    # continues it; Q♥ opens column 2; 6♠ opens a Six-pile and the cascade lifts 7♦ onto it;
+    # 7♣ cannot go up (the Six-pile wants an 8) and lies on Q♥.
+    p = Position.from_order("intrigue", ids("QS 7D 5C 4H QH 6S 7C"))
+    assert cols(p) == ["QS", "QH 7C"]
+    assert open_piles(p) == {0: "5C 4H", 8: "6S 7D"}
+    # Column 1 stays vacant: the deal never places a card on a vacant column.
+    assert p.columns[0] == tuple(ids("QS"))
+
+
+def test_auto_deal_then_vacant_columns_take_any_card():
+    p = Position.start("intrigue", 1)
+    assert p.pack_dealt and p.vacant_columns_take_cards
+    vacant = [i + 1 for i, c in enumerate(p.columns) if len(c) == 1]
+    assert vacant
+    # After the cascade no column top can go to a pile: every first move fills a vacant column.
+    assert all(m.target in vacant for m in p.legal_moves())
+
+
+def test_auto_cascade_takes_the_leftmost_column_first():
+    # 7D on column 1 and 7C on column 2 both wait for one Six-pile; 6S opens it and the
+    # cascade lifts the leftmost column's 7 (7D), not the newest column's.
+    p = Position.from_order("intrigue", ids("QS 7D QH 7C 6S"))
+    assert cols(p) == ["QS", "QH 7C"]
+    assert open_piles(p) == {8: "6S 7D"}
+
+
+def test_completed_five_pile_takes_nothing_more():
+    p = Position.from_order("intrigue", ids("QS 5C 4C 3C 2C AC KC KD"))
+    assert open_piles(p) == {0: "5C 4C 3C 2C AC KC"}
+    assert cols(p) == ["QS KD"]
+    assert p.why_illegal(Move(1, PILE)) == "no pile takes KD now"
+
+
+def test_manual_mode_deals_one_card_at_a_time_and_forces_nothing():
+    p = Position.from_order("intrigue", ids("QS 5C QH 6S 4C"), "manual")
+    assert cols(p) == ["QS"] and p.dealt == 1
+    assert list(p.legal_moves()) == [DEAL]
+    p = p.apply(DEAL)  # 5C goes on the newest column, not to a pile
+    assert cols(p) == ["QS 5C"] and not open_piles(p)
+    assert list(p.legal_moves()) == [DEAL, Move(1, PILE)]
+    p = p.apply(DEAL).apply(DEAL)  # QH opens column 2, 6S lies on it
+    assert cols(p) == ["QS 5C", "QH 6S"]
+    p = p.apply(Move(2, PILE)).apply(Move(1, PILE)).apply(DEAL)
+    assert open_piles(p) == {0: "5C", 8: "6S"}
+    assert cols(p) == ["QS", "QH 4C"]
+    assert p.pack_dealt
+    # The pack is dealt, so column 1 (vacant) now takes a card.
+    assert Move(2, 1) in list(p.legal_moves())
+
+
+def test_manual_vacant_column_waits_for_the_whole_pack():
+    p = Position.from_order("intrigue", ids("QS QH 7C 6S"), "manual").apply(DEAL).apply(DEAL)
+    assert cols(p) == ["QS", "QH 7C"]
+    assert p.why_illegal(Move(2, 1)) == "a vacant column takes a card only once the whole pack is dealt"
+    assert Move(2, 1) not in list(p.legal_moves())
+
+
+def test_laggard_lady_queens_must_outnumber_open_piles_of_the_kind():
+    # One Queen dealt: the first Five opens a pile, the second may not (1 Queen, 1 Five-pile)
+    # and lies on the column; QH raises the count to two and the cascade opens its pile.
+    p = Position.from_order("laggard-lady", ids("QS 5C 5D"))
+    assert open_piles(p) == {0: "5C"} and cols(p) == ["QS 5D"]
+    p = Position.from_order("laggard-lady", ids("QS 5C 5D QH"))
+    assert open_piles(p) == {0: "5C", 1: "5D"} and cols(p) == ["QS", "QH"]
+    # Six-piles count separately from Five-piles.
+    p = Position.from_order("laggard-lady", ids("QS 5C 6D"))
+    assert open_piles(p) == {0: "5C", 8: "6D"}
+
+
+def test_intrigue_opens_piles_freely():
+    p = Position.from_order("intrigue", ids("QS 5C 5D 5H"))
+    assert open_piles(p) == {0: "5C", 1: "5D", 2: "5H"}
+
+
+def test_glencoe_opens_only_the_slot_above_a_queen_of_the_same_suit():
+    p = Position.from_order("glencoe", ids("QS 5C"))
+    assert cols(p) == ["QS 5C"] and not open_piles(p)
+    # QC opens column 2; the cascade lifts 5C into the Five-slot above it (slot 1).
+    p = Position.from_order("glencoe", ids("QS 5C QC"))
+    assert open_piles(p) == {1: "5C"} and cols(p) == ["QS", "QC"]
+    # A second Five of clubs has no free clubs slot; a Six of spades opens the Six-slot above column 1.
+    p = Position.from_order("glencoe", ids("QS 5C QC 5C 6S"))
+    assert open_piles(p) == {1: "5C", 8: "6S"}
+    assert cols(p) == ["QS", "QC 5C"]
+    # Continuing a pile needs no suit: 4H goes on the clubs Five-pile.
+    p = Position.from_order("glencoe", ids("QS 5C QC 4H"))
+    assert open_piles(p) == {1: "5C 4H"}
+
+
+def test_salic_law_discards_queens_and_opens_piles_only_above_dealt_kings():
+    order = ids("QC QS QC QH QH QS QD QD KS AC AD")
+    p = Position.from_order("salic-law", order)
+    assert names(p.discard) == "QC QS QC QH QH QS QD QD"
+    assert open_piles(p) == {0: "AC"} and cols(p) == ["KS AD"]
+    p = Position.from_order("salic-law", order + ids("KH"))
+    assert open_piles(p) == {0: "AC", 1: "AD"} and cols(p) == ["KS", "KH"]
+
+
+def test_salic_law_manual_starts_with_queens_and_first_king_and_vacant_columns_any_time():
+    order = ids("QC QS QC QH QH QS QD QD KS KH 7C")
+    p = Position.from_order("salic-law", order, "manual")
+    assert p.dealt == 9 and len(p.discard) == 8 and cols(p) == ["KS"]
+    p = p.apply(DEAL).apply(DEAL)
+    assert cols(p) == ["KS", "KH 7C"]
+    assert not p.pack_dealt or len(order) == p.dealt
+    p2 = Position.from_order("salic-law", order + ids("8C"), "manual").apply(DEAL).apply(DEAL)
+    assert not p2.pack_dealt
+    assert p2.why_illegal(Move(2, 1)) is None  # Salic Law: a vacant column takes a card at any time
+
+
+def test_faerie_queen_builds_down_after_the_deal_and_queens_are_ordinary():
+    p = Position.from_order("faerie-queen", ids("KS 9C KH 8D QS"))
+    assert cols(p) == ["KS 9C", "KH 8D QS"]
+    assert p.why_illegal(Move(2, 1)) == "QS does not build on 9C: a card goes only on one rank higher"
+    q = Position.from_order("faerie-queen", ids("KS 9C KH QS 8D"))
+    assert q.is_legal(Move(2, 1))  # 8D on 9C, any suit
+    after = q.apply(Move(2, 1))
+    assert cols(after) == ["KS 9C 8D", "KH QS"]
+    # and back again: build-down allows cycles
+    assert after.is_legal(Move(1, 2)) is False  # 8D on QS: not one rank lower
+    manual = Position.from_order("faerie-queen", ids("KS 9C KH QS 8D 2C"), "manual")
+    for _ in range(4):
+        manual = manual.apply(DEAL)
+    assert cols(manual) == ["KS 9C", "KH QS 8D"]
+    assert manual.why_illegal(Move(2, 1)) == "cards build down on the tableau only once the whole pack is dealt"
+
+
+def test_faerie_queen_pile_runs_ace_to_queen():
+    p = Position.from_order("faerie-queen", ids("KS AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC"))
+    assert open_piles(p) == {0: "AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC"}
+
+
+@pytest.mark.parametrize(
+    ("move", "reason"),
+    [
+        (DEAL, "dealing is for manual deal mode; in auto mode the whole pack is dealt at the start"),
+        (Move(8, PILE), "no pile takes AC now"),
+        (Move(3, PILE), "column 3 holds only its base, and a base never moves"),
+        (Move(1, 2), "column 2 is not vacant"),
+        (Move(1, 3), None),
+    ],
+)
+def test_why_illegal_in_a_real_deal(move, reason):
+    # Intrigue deal 1: columns 3, 4, 5 and 7 are vacant; column 8 ends in AC.
+    assert Position.start("intrigue", 1).why_illegal(move) == reason
+
+
+def test_why_illegal_names_missing_columns():
+    p = Position.from_order("intrigue", ids("QS 7C QH 8C"))
+    assert p.why_illegal(Move(5, PILE)) == "there is no column 5: 2 columns are open"
+    assert p.why_illegal(Move(1, 6)) == "there is no column 6: 2 columns are open"
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+@pytest.mark.parametrize("mode", ["auto", "manual"])
+@pytest.mark.parametrize("deal", [1, 2, 100, 32000, 123456789])
+def test_legal_moves_are_exactly_the_moves_with_no_reason_against(game, mode, deal):
+    p = Position.start(game, deal, mode)
+    for _ in range(60):
+        legal = list(p.legal_moves())
+        assert legal == sorted(set(legal), key=legal.index)  # no duplicates
+        assert set(legal) == {m for m in all_moves(p) if p.why_illegal(m) is None}
+        if not legal:
+            break
+        p = p.apply(legal[(len(legal) * 7 + p.dealt) % len(legal)])
+
+
+def test_positions_are_values():
+    a, b = Position.start("glencoe", 7), Position.start("glencoe", 7)
+    assert a == b and hash(a) == hash(b) and a is not b
+    assert a != Position.start("glencoe", 8)
+    assert a != Position.start("glencoe", 7, "manual")
+
+
+def test_bad_orders_and_modes():
+    with pytest.raises(PositionError, match="not a column base"):
+        Position.from_order("intrigue", ids("7C QS"))
+    with pytest.raises(PositionError, match="appears twice"):
+        Position.from_order("intrigue", [10, 10])
+    with pytest.raises(PositionError, match="integers 0..103"):
+        Position.from_order("intrigue", [104])
+    with pytest.raises(DealModeError, match=r"unknown deal mode 'fast'; expected one of: auto, manual"):
+        parse_mode("fast")
+    assert parse_mode(" Manual ") == "manual"
+
+
+def test_won_and_stuck():
+    p = Position.from_order("intrigue", ids("QS 7C QH 8C"))
+    assert p.is_stuck() and not p.is_won()
