@@ -2,7 +2,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from intrigue.cards import CARD_OF, DECK_SIZE, RANK_CHARS, SUIT_CHARS, Card, Rank, Suit, card_id, card_name
+from intrigue.cards import (
+    CARD_OF,
+    DECK_SIZE,
+    RANK_CHARS,
+    SUIT_CHARS,
+    Card,
+    Rank,
+    Suit,
+    card_id,
+    card_name,
+)
 from intrigue.errors import IntrigueError, NotationError
 
 
@@ -33,7 +43,14 @@ def test_parse_accepts_the_documented_leniencies(text, expected):
 
 @pytest.mark.parametrize(
     ("text", "fragment"),
-    [("XS", "rank"), ("TX", "suit"), ("", "expected"), ("10", "expected"), ("TDD", "expected"), ("1D", "rank")],
+    [
+        ("XS", "rank"),
+        ("TX", "suit"),
+        ("", "expected"),
+        ("10", "expected"),
+        ("TDD", "expected"),
+        ("1D", "rank"),
+    ],
 )
 def test_parse_rejects_bad_cards_naming_them(text, fragment):
     with pytest.raises(NotationError) as info:

@@ -30,7 +30,12 @@ def test_show_json_for_every_game_and_mode(capsys, game, mode):
     data = json.loads(out)
     assert {"game", "deal", "mode", "columns", "piles", "discard", "stock", "won"} <= data.keys()
     assert data["game"] == game and data["mode"] == mode and data["deal"] == 31999
-    count = sum(map(len, data["columns"])) + sum(map(len, data["piles"])) + len(data["discard"]) + len(data["stock"])
+    count = (
+        sum(map(len, data["columns"]))
+        + sum(map(len, data["piles"]))
+        + len(data["discard"])
+        + len(data["stock"])
+    )
     assert count == 104
 
 
@@ -63,7 +68,10 @@ def test_show_text_picture(capsys):
         (["show", "--deal", "1", "--mode", "slow"], "unknown deal mode 'slow'"),
         (["show", "--deal", "1", "--moves", "1-3 7x"], "bad move '7x'"),
         (["show", "--deal", "1", "--moves", "1-2"], "illegal move '1-2' (column 2 is not vacant)"),
-        (["show", "--deal", "1", "--moves", "d"], "illegal move 'd' (dealing is for manual deal mode"),
+        (
+            ["show", "--deal", "1", "--moves", "d"],
+            "illegal move 'd' (dealing is for manual deal mode",
+        ),
         (["order", "--game", "intrigue"], "--deal"),
         (["frobnicate"], "invalid choice: 'frobnicate'"),
     ],
@@ -82,6 +90,9 @@ def test_module_entry_point_runs():
     import sys
 
     done = subprocess.run(
-        [sys.executable, "-m", "intrigue", "order", "--deal", "2", "--json"], capture_output=True, text=True, check=False
+        [sys.executable, "-m", "intrigue", "order", "--deal", "2", "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert done.returncode == 0 and json.loads(done.stdout)["order"][0] == "QC"

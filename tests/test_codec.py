@@ -7,7 +7,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from intrigue import DEAL_MODES, GAME_IDS, Game, SaveFormatError
-from intrigue.codec import SAVE_FORMAT, game_from_save, game_to_save, load_json, position_to_dict, save_json
+from intrigue.codec import (
+    SAVE_FORMAT,
+    game_from_save,
+    game_to_save,
+    load_json,
+    position_to_dict,
+    save_json,
+)
 
 
 def test_show_shape_matches_the_interface():
@@ -24,11 +31,18 @@ def test_show_shape_matches_the_interface():
 
 def test_card_formatter_can_key_cards_by_id():
     data = position_to_dict(Game("intrigue", 1).position, card=lambda c: {"id": c})
-    ids = [c["id"] for col in data["columns"] for c in col] + [c["id"] for p in data["piles"] for c in p]
+    ids = [c["id"] for col in data["columns"] for c in col] + [
+        c["id"] for p in data["piles"] for c in p
+    ]
     assert sorted(ids) == list(range(104))
 
 
-@given(st.sampled_from(GAME_IDS), st.integers(1, 10**6), st.sampled_from(DEAL_MODES), st.lists(st.integers(0, 999), max_size=40))
+@given(
+    st.sampled_from(GAME_IDS),
+    st.integers(1, 10**6),
+    st.sampled_from(DEAL_MODES),
+    st.lists(st.integers(0, 999), max_size=40),
+)
 def test_save_then_load_gives_the_same_game(game_id, deal, mode, choices):
     game = Game(game_id, deal, mode)
     for c in choices:
@@ -43,7 +57,13 @@ def test_save_then_load_gives_the_same_game(game_id, deal, mode, choices):
 
 
 def good_save() -> dict:
-    return {"format": SAVE_FORMAT, "game": "intrigue", "deal": 1, "mode": "auto", "moves": ["1-3", "1-4"]}
+    return {
+        "format": SAVE_FORMAT,
+        "game": "intrigue",
+        "deal": 1,
+        "mode": "auto",
+        "moves": ["1-3", "1-4"],
+    }
 
 
 @pytest.mark.parametrize(

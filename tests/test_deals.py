@@ -39,13 +39,17 @@ def test_golden_file_covers_every_game_and_the_generator_edges():
 @pytest.mark.skipif(not SHARED.exists(), reason="shared vectors not beside this checkout")
 def test_golden_file_is_the_shared_reference():
     shared = json.loads(SHARED.read_text())
-    assert {(g, d, o) for g, d, o in golden()} == {(g, int(n), o) for g in shared for n, o in shared[g].items()}
+    assert {(g, d, o) for g, d, o in golden()} == {
+        (g, int(n), o) for g in shared for n, o in shared[g].items()
+    }
 
 
 @given(st.integers(1, MAX_DEAL - 1).filter(lambda n: n != 32000))
 def test_generator_agrees_with_pysol_cards_away_from_32000(n):
     # pysol-cards' shuffle() helper is PySolFC's generator except at N = 32000.
-    assert shuffled_pack(n) == pysol_cards_shuffle(list(range(DECK_SIZE)), n, RandomBase.DEALS_PYSOLFC)
+    assert shuffled_pack(n) == pysol_cards_shuffle(
+        list(range(DECK_SIZE)), n, RandomBase.DEALS_PYSOLFC
+    )
 
 
 def test_32000_uses_the_mersenne_twister_as_pysolfc_does():
@@ -100,5 +104,7 @@ def test_deal_numbers_accept_ints_and_decimal_strings():
 
 
 def test_unknown_game():
-    with pytest.raises(UnknownVariantError, match=r"unknown game 'klondike'; expected one of: intrigue"):
+    with pytest.raises(
+        UnknownVariantError, match=r"unknown game 'klondike'; expected one of: intrigue"
+    ):
         deal_order("klondike", 1)

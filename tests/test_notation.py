@@ -20,7 +20,9 @@ def test_moves_print_canonically_and_repr_rebuilds():
     assert eval(repr(move), {"Move": Move}) == move
 
 
-@pytest.mark.parametrize("text", ["3x", "9f", "0f", "3-9", "3-3", "f", "-", "", "33f", "1--2", "dd", "3 - "])
+@pytest.mark.parametrize(
+    "text", ["3x", "9f", "0f", "3-9", "3-3", "f", "-", "", "33f", "1--2", "dd", "3 - "]
+)
 def test_bad_moves_are_rejected_naming_the_text(text):
     with pytest.raises(NotationError) as info:
         parse_move(text)
@@ -40,7 +42,9 @@ def test_a_list_may_be_given_as_strings():
 moves = st.one_of(
     st.just(DEAL),
     st.builds(Move, st.integers(1, 8), st.just(PILE)),
-    st.tuples(st.integers(1, 8), st.integers(1, 8)).filter(lambda t: t[0] != t[1]).map(lambda t: Move(*t)),
+    st.tuples(st.integers(1, 8), st.integers(1, 8))
+    .filter(lambda t: t[0] != t[1])
+    .map(lambda t: Move(*t)),
 )
 
 

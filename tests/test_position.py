@@ -1,11 +1,11 @@
 """The rules, game by game, on small hand-made deal orders and on real deals."""
 
 import pytest
-from cardlists import ids, names
 
+from cardlists import ids, names
 from intrigue.errors import DealModeError, PositionError
 from intrigue.notation import DEAL, PILE, Move
-from intrigue.position import Position, parse_mode
+from intrigue.position import Position, parse_mode, validate
 from intrigue.variants import GAME_IDS
 
 
@@ -80,7 +80,10 @@ def test_manual_mode_deals_one_card_at_a_time_and_forces_nothing():
 def test_manual_vacant_column_waits_for_the_whole_pack():
     p = Position.from_order("intrigue", ids("QS QH 7C 6S"), "manual").apply(DEAL).apply(DEAL)
     assert cols(p) == ["QS", "QH 7C"]
-    assert p.why_illegal(Move(2, 1)) == "a vacant column takes a card only once the whole pack is dealt"
+    assert (
+        p.why_illegal(Move(2, 1))
+        == "a vacant column takes a card only once the whole pack is dealt"
+    )
     assert Move(2, 1) not in list(p.legal_moves())
 
 
@@ -140,7 +143,9 @@ def test_salic_law_manual_starts_with_queens_and_first_king_and_vacant_columns_a
 def test_faerie_queen_builds_down_after_the_deal_and_queens_are_ordinary():
     p = Position.from_order("faerie-queen", ids("KS 9C KH 8D QS"))
     assert cols(p) == ["KS 9C", "KH 8D QS"]
-    assert p.why_illegal(Move(2, 1)) == "QS does not build on 9C: a card goes only on one rank higher"
+    assert (
+        p.why_illegal(Move(2, 1)) == "QS does not build on 9C: a card goes only on one rank higher"
+    )
     q = Position.from_order("faerie-queen", ids("KS 9C KH QS 8D"))
     assert q.is_legal(Move(2, 1))  # 8D on 9C, any suit
     after = q.apply(Move(2, 1))
@@ -151,7 +156,10 @@ def test_faerie_queen_builds_down_after_the_deal_and_queens_are_ordinary():
     for _ in range(4):
         manual = manual.apply(DEAL)
     assert cols(manual) == ["KS 9C", "KH QS 8D"]
-    assert manual.why_illegal(Move(2, 1)) == "cards build down on the tableau only once the whole pack is dealt"
+    assert (
+        manual.why_illegal(Move(2, 1))
+        == "cards build down on the tableau only once the whole pack is dealt"
+    )
 
 
 def test_faerie_queen_pile_runs_ace_to_queen():
@@ -162,7 +170,10 @@ def test_faerie_queen_pile_runs_ace_to_queen():
 @pytest.mark.parametrize(
     ("move", "reason"),
     [
-        (DEAL, "dealing is for manual deal mode; in auto mode the whole pack is dealt at the start"),
+        (
+            DEAL,
+            "dealing is for manual deal mode; in auto mode the whole pack is dealt at the start",
+        ),
         (Move(8, PILE), "no pile takes AC now"),
         (Move(3, PILE), "column 3 holds only its base, and a base never moves"),
         (Move(1, 2), "column 2 is not vacant"),
@@ -208,7 +219,9 @@ def test_bad_orders_and_modes():
         Position.from_order("intrigue", [10, 10])
     with pytest.raises(PositionError, match="integers 0..103"):
         Position.from_order("intrigue", [104])
-    with pytest.raises(DealModeError, match=r"unknown deal mode 'fast'; expected one of: auto, manual"):
+    with pytest.raises(
+        DealModeError, match=r"unknown deal mode 'fast'; expected one of: auto, manual"
+    ):
         parse_mode("fast")
     assert parse_mode(" Manual ") == "manual"
 
@@ -216,3 +229,38 @@ def test_bad_orders_and_modes():
 def test_won_and_stuck():
     p = Position.from_order("intrigue", ids("QS 7C QH 8C"))
     assert p.is_stuck() and not p.is_won()
+
+
+def won_intrigue_position() -> Position:
+    from intrigue.cards import Card, Rank, Suit, card_id
+    from intrigue.variants import INTRIGUE
+
+    def pile(staircase: tuple[int, ...], i: int) -> tuple[int, ...]:
+        return tuple(card_id(Card(Rank(r), Suit(i % 4)), i // 4) for r in staircase)
+
+    five, six = (k.staircase for k in INTRIGUE.pile_kinds)
+    queens = tuple((card_id(Card(Rank.QUEEN, Suit(i % 4)), i // 4),) for i in range(8))
+    piles = tuple(pile(five, i) for i in range(8)) + tuple(pile(six, i) for i in range(8))
+    return Position(INTRIGUE, "auto", 0, 104, queens, piles, (), tuple(range(104)))
+
+
+def test_a_position_with_every_pile_complete_is_won_and_has_no_moves():
+    p = won_intrigue_position()
+    assert sorted(p.all_card_ids()) == list(range(104))
+    assert p.is_won() and not p.is_stuck()
+    assert list(p.legal_moves()) == []
+
+
+def test_validate_names_each_broken_invariant():
+    good = Position.start("intrigue", 1)
+    assert validate(good) == [] and validate(won_intrigue_position()) == []
+    c1 = good.columns[0]
+    swapped = good.columns[:1] + ((c1[0], c1[0]),) + good.columns[2:]
+    problems = validate(Position(good.variant, "auto", 1, 104, swapped, good.piles, (), good.order))
+    assert "a card appears more than once" in problems
+    assert "column 2 holds a base above its bottom card" in problems
+    bad_pile = ((good.piles[0][1],),) + good.piles[1:]
+    problems = validate(
+        Position(good.variant, "auto", 1, 104, good.columns, bad_pile, (), good.order)
+    )
+    assert "pile slot 0 does not follow its staircase" in problems

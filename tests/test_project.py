@@ -30,4 +30,6 @@ def test_mypy_is_strict_on_the_package_and_pytest_strict():
     assert config["tool"]["mypy"]["strict"] is True
     assert config["tool"]["mypy"]["files"] == ["src/intrigue"]
     pytest_opts = config["tool"]["pytest"]["ini_options"]
-    assert "--strict-markers" in pytest_opts["addopts"] and pytest_opts["filterwarnings"] == ["error"]
+    assert "--strict-markers" in pytest_opts["addopts"] and pytest_opts["filterwarnings"] == [
+        "error"
+    ]

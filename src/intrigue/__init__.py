@@ -20,7 +20,7 @@ from intrigue.errors import (
 )
 from intrigue.game import Game
 from intrigue.notation import DEAL, PILE, Move, format_moves, parse_move, parse_moves
-from intrigue.position import DEAL_MODES, DealMode, Position, parse_mode
+from intrigue.position import DEAL_MODES, DealMode, Position, parse_mode, validate
 from intrigue.variants import GAME_IDS, VARIANTS, Variant, find_variant
 
 __version__ = "0.1.0"
@@ -58,4 +58,5 @@ __all__ = [
     "parse_mode",
     "parse_move",
     "parse_moves",
+    "validate",
 ]

@@ -26,6 +26,7 @@ from intrigue.variants import GAME_IDS, find_variant
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
 
 Handler = Callable[[argparse.Namespace], dict[str, Any]]
 Printer = Callable[[dict[str, Any]], str]
@@ -183,9 +184,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("intrigue: interrupted", file=sys.stderr)  # noqa: T201
-        return 130
-    if getattr(args, "json", False) or printer is None:
-        print(json.dumps(data))  # noqa: T201
-    else:
-        print(printer(data))  # noqa: T201
+        return EXIT_INTERRUPTED
+    text = json.dumps(data) if getattr(args, "json", False) or printer is None else printer(data)
+    try:
+        print(text)  # noqa: T201
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # `intrigue order ... | head`: the reader left; that is not an error of ours.
+        sys.stdout = None  # stop the interpreter's flush at exit
     return EXIT_OK

@@ -303,6 +303,42 @@ class Position:
         )  # fmt: skip
 
 
+def validate(position: Position) -> list[str]:
+    """Every way ``position`` breaks the game's invariants, in words (empty if none).
+
+    Checks that each card appears once, that the cards in play and the stock are
+    exactly the deal order's first ``dealt`` cards and the rest, that columns hold
+    a base at the bottom only, that piles follow their staircases, and that only
+    the discard rank is discarded.  Useful for hand-built positions, which the
+    constructor does not check.
+    """
+    v = position.variant
+    problems: list[str] = []
+    in_play = [c for col in position.columns for c in col]
+    in_play += [c for pile in position.piles for c in pile] + list(position.discard)
+    everything = in_play + list(position.stock)
+    if len(set(everything)) != len(everything):
+        problems.append("a card appears more than once")
+    if any(not 0 <= c < DECK_SIZE for c in everything):
+        problems.append(f"a card id is outside 0..{DECK_SIZE - 1}")
+    if sorted(in_play) != sorted(position.order[: position.dealt]):
+        problems.append("the cards in play are not the first cards of the deal order")
+    if len(position.piles) != v.pile_slots:
+        problems.append(f"{len(position.piles)} pile slots, expected {v.pile_slots}")
+    for i, column in enumerate(position.columns, 1):
+        if not column or RANK_OF[column[0]] != v.base_rank:
+            problems.append(f"column {i} does not start with a base")
+        if any(RANK_OF[c] == v.base_rank for c in column[1:]):
+            problems.append(f"column {i} holds a base above its bottom card")
+    for slot, pile in enumerate(position.piles[: v.pile_slots]):
+        staircase = v.pile_kinds[v.slot_kind[slot]].staircase
+        if tuple(RANK_OF[c] for c in pile) != staircase[: len(pile)]:
+            problems.append(f"pile slot {slot} does not follow its staircase")
+    if any(RANK_OF[c] != v.discard_rank for c in position.discard):
+        problems.append("the discard row holds a card that is not discarded in this game")
+    return problems
+
+
 def _deal_card(
     variant: Variant,
     columns: list[list[CardId]],

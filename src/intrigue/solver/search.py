@@ -1,0 +1,204 @@
+"""The exact search: depth-first, with a transposition table, limits and progress.
+
+Winnability in this family is plain reachability: the game is deterministic
+and the stock order is known, so a position is won exactly when some sequence
+of legal moves reaches a won position.  A depth-first search that never
+expands a position (up to :meth:`SearchState.key`) twice is therefore exact,
+even though Faerie Queen's building down lets play go round in cycles: a
+position met again is either on the current path (a cycle, nothing new) or
+fully explored already (lost, or the search would have stopped).
+
+Two kinds of shortcut keep it fast, each proved safe in ``docs/solver.md``
+and tested by comparing verdicts with it switched off:
+
+* *safe moves* -- a card goes to a pile at once, as the only child, when the
+  piles can take every card of its kind still off them;
+* *column symmetry* -- positions that differ only in the order of
+  interchangeable columns share one key, and moves that only permute such
+  columns are not generated.
+
+Every "won" line is replayed through :meth:`Position.why_illegal` and
+:meth:`Position.apply` before it is returned.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Literal
+
+from intrigue.notation import Move
+from intrigue.position import Position
+from intrigue.solver.rules import Tables, compile_rules
+from intrigue.solver.state import SearchState, op_to_move
+from intrigue.variants import Variant
+
+Verdict = Literal["won", "lost", "unknown"]
+
+DEFAULT_MAX_NODES = 2_000_000
+"""Expanded positions before a search gives up with "unknown".  The table of
+seen keys holds at most this many entries (a few hundred MB at worst)."""
+PROGRESS_EVERY = 4096
+"""Nodes between two deadline checks / progress callbacks (a power of two)."""
+
+
+class SolverBugError(RuntimeError):
+    """A winning line failed its replay through the engine: a solver bug, never bad input."""
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """The outcome of :func:`solve`.
+
+    ``moves`` (for "won") played from the solved position through
+    :meth:`intrigue.game.Game.play` reach a won position.  ``best`` is the
+    most cards on the piles in any position the search reached: for "lost"
+    that is exactly the most cards that can be brought to the piles.
+    """
+
+    verdict: Verdict
+    moves: tuple[Move, ...] | None
+    nodes: int
+    seconds: float
+    best: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``intrigue solve --json`` shape of INTERFACE.md (plus ``best``)."""
+        return {
+            "verdict": self.verdict,
+            "moves": None if self.moves is None else [str(m) for m in self.moves],
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+            "best": self.best,
+        }
+
+
+@lru_cache(maxsize=8)
+def tables_for(variant: Variant) -> Tables:
+    """The compiled rules of ``variant`` (compiled once per process)."""
+    return compile_rules(variant)
+
+
+def solve(
+    position: Position,
+    *,
+    max_nodes: int | None = DEFAULT_MAX_NODES,
+    deadline: float | None = None,
+    on_progress: Callable[[int], None] | None = None,
+    safe_moves: bool = True,
+    symmetry: bool = True,
+) -> SolveResult:
+    """Decide whether ``position`` can be won, and how.
+
+    ``deadline`` is an absolute :func:`time.monotonic` value; ``on_progress``
+    is called with the node count every :data:`PROGRESS_EVERY` nodes and at
+    the end.  ``safe_moves`` and ``symmetry`` switch the two shortcuts (for
+    tests; both are proved safe).  "lost" is returned only after an
+    exhaustive search, "unknown" only when ``max_nodes`` or ``deadline`` cut
+    the search short.
+
+    >>> from intrigue.position import Position
+    >>> solve(Position.start("intrigue", 1)).verdict
+    'won'
+
+    Raises:
+        SolverBugError: if a winning line does not replay through the engine
+            (it never should: this is the solver checking itself).
+    """
+    started = time.perf_counter()
+    state = SearchState(position, tables_for(position.variant), symmetry=symmetry)
+    verdict, nodes, best = _search(state, max_nodes, deadline, on_progress, safe_moves)
+    moves = None
+    if verdict == "won":
+        moves = tuple(op_to_move(op) for op in state.log)
+        replay(position, moves)
+    if on_progress is not None:
+        on_progress(nodes)
+    return SolveResult(verdict, moves, nodes, time.perf_counter() - started, best)
+
+
+def replay(position: Position, moves: tuple[Move, ...]) -> Position:
+    """Play ``moves`` from ``position`` through the engine's checked path; return the end.
+
+    Raises:
+        SolverBugError: if a move is illegal or the end is not won.
+    """
+    for number, move in enumerate(moves, 1):
+        reason = position.why_illegal(move)
+        if reason is not None:
+            raise SolverBugError(
+                f"solver line fails at move {number} {move}: {reason} ({position.describe()})"
+            )
+        position = position.apply(move)
+    if not position.is_won():
+        raise SolverBugError(f"solver line of {len(moves)} moves does not win {position.describe()}")
+    return position
+
+
+def _search(
+    state: SearchState,
+    max_nodes: int | None,
+    deadline: float | None,
+    on_progress: Callable[[int], None] | None,
+    safe_moves: bool,
+) -> tuple[Verdict, int, int]:
+    """Depth-first search from ``state``; on "won" ``state.log`` holds the line.
+
+    Returns (verdict, nodes expanded, most cards on piles seen).
+    """
+    target = state.tables.pile_cards
+    log = state.log
+    play = state.play
+    undo_to = state.undo_to
+    key = state.key
+    gen = state.moves
+    play_safe = state.play_safe if safe_moves else None
+    limit = max_nodes if max_nodes is not None else -1
+
+    if play_safe is not None:
+        play_safe()
+    best = state.on
+    if state.on == target:
+        return "won", 1, best
+    seen = {key()}
+    nodes = 1
+    marks: list[int] = [0]
+    stack: list[list[int]] = [gen()]
+    tops: list[int] = [0]
+    while stack:
+        moves = stack[-1]
+        k = tops[-1]
+        if k == len(moves):
+            stack.pop()
+            tops.pop()
+            undo_to(marks.pop())
+            continue
+        tops[-1] = k + 1
+        mark = len(log)
+        play(moves[k])
+        if play_safe is not None:
+            play_safe()
+        on = state.on
+        if on == target:
+            return "won", nodes, on
+        h = key()
+        if h in seen:
+            undo_to(mark)
+            continue
+        seen.add(h)
+        nodes += 1
+        if on > best:
+            best = on
+        if nodes == limit:
+            return "unknown", nodes, best
+        if not nodes & (PROGRESS_EVERY - 1):
+            if deadline is not None and time.monotonic() >= deadline:
+                return "unknown", nodes, best
+            if on_progress is not None:
+                on_progress(nodes)
+        marks.append(mark)
+        stack.append(gen())
+        tops.append(0)
+    return "lost", nodes, best
