@@ -22,6 +22,8 @@ from intrigue.errors import IntrigueError
 from intrigue.game import Game
 from intrigue.notation import parse_moves
 from intrigue.position import DEAL_MODES, Position
+from intrigue.solver import DEFAULT_MAX_NODES, solve
+from intrigue.stats import ProgressBar, parse_range, run_stats
 from intrigue.variants import GAME_IDS, find_variant
 
 EXIT_OK = 0
@@ -139,9 +141,94 @@ def cmd_web(args: argparse.Namespace) -> dict[str, Any]:
     return {}
 
 
+def positive_int(text: str, option: str) -> int:
+    """An option value that must be a whole number >= 1.
+
+    Raises:
+        UsageError: naming the option and the bad value.
+    """
+    try:
+        value = int(str(text).strip())
+    except ValueError:
+        raise UsageError(f"bad {option} {text!r}: expected a whole number >= 1") from None
+    if value < 1:
+        raise UsageError(f"bad {option} {text!r}: expected a whole number >= 1")
+    return value
+
+
+def cmd_solve(args: argparse.Namespace) -> dict[str, Any]:
+    game = game_from_args(args)
+    max_nodes = positive_int(args.max_nodes, "--max-nodes")
+    result = solve(game.position, max_nodes=max_nodes)
+    return {
+        "game": game.variant.id,
+        "deal": game.deal,
+        "mode": game.mode,
+        "after": [str(m) for m in game.moves],
+        **result.to_dict(),
+        "cards": game.variant.pile_cards,
+    }
+
+
+def print_solve(data: dict[str, Any]) -> str:
+    head = f"{find_variant(data['game']).name} deal {data['deal']} ({data['mode']})"
+    if data["after"]:
+        head += f" after {len(data['after'])} moves"
+    cost = f"{data['nodes']} positions searched in {data['seconds'] * 1000:.1f} ms"
+    if data["verdict"] == "won":
+        moves = " ".join(data["moves"]) or "(already won)"
+        return f"{head}: won in {len(data['moves'])} moves ({cost}):\n{moves}"
+    if data["verdict"] == "lost":
+        return (
+            f"{head}: lost -- no sequence of moves wins ({cost}); at most {data['best']} "
+            f"of {data['cards']} cards can reach the piles."
+        )
+    return f"{head}: unknown -- the search stopped at its limit ({cost}); try a larger --max-nodes."
+
+
+def cmd_stats(args: argparse.Namespace) -> dict[str, Any]:
+    first, last = parse_range(args.deals)
+    jobs = positive_int(args.jobs, "--jobs") if args.jobs is not None else None
+    return run_stats(
+        args.game,
+        first,
+        last,
+        mode=args.mode,
+        jobs=jobs,
+        out=args.out,
+        max_nodes=positive_int(args.max_nodes, "--max-nodes"),
+        scheduler=args.scheduler,
+        progress=ProgressBar(sys.stderr),
+    )
+
+
+def print_stats(data: dict[str, Any]) -> str:
+    name = find_variant(data["game"]).name
+    lines = [
+        f"{name} ({data['mode']}), deals {data['first']}-{data['last']}: {data['deals']} solved"
+    ]
+    if data["win_rate"] is not None:
+        low, high = data["wilson95"]
+        lines.append(
+            f"win rate {100 * data['win_rate']:.2f}%  (95% interval {100 * low:.2f}-{100 * high:.2f}%)"
+        )
+    lines.append(f"won {data['won']}  lost {data['lost']}  unknown {data['unknown']}")
+    sec, nodes = data["seconds"], data["nodes"]
+    lines.append(
+        "ms per deal: "
+        + "  ".join(f"{q} {1000 * sec[q]:.1f}" for q in ("p50", "p90", "p99", "max"))
+    )
+    lines.append("nodes: " + "  ".join(f"{q} {nodes[q]}" for q in ("p50", "p90", "p99", "max")))
+    if data["lost_best_mean"] is not None:
+        lines.append(f"lost deals bring {data['lost_best_mean']} cards to the piles on average")
+    return "\n".join(lines)
+
+
 COMMANDS: dict[str, tuple[Handler, Printer | None]] = {
     "order": (cmd_order, print_order),
     "show": (cmd_show, print_show),
+    "solve": (cmd_solve, print_solve),
+    "stats": (cmd_stats, print_stats),
 }
 
 
@@ -166,6 +253,38 @@ def build_parser() -> argparse.ArgumentParser:
     _game_args(p, mode=False, moves=False)
     p = sub.add_parser("show", help="the position after the deal (and after --moves)")
     _game_args(p)
+    p = sub.add_parser(
+        "solve", help="can the deal (after --moves) still be won? exact, with a winning line"
+    )
+    _game_args(p)
+    p.add_argument(
+        "--max-nodes",
+        default=str(DEFAULT_MAX_NODES),
+        help=f"give up ('unknown') after this many positions (default {DEFAULT_MAX_NODES})",
+    )
+    p = sub.add_parser("stats", help="win rate over a range of deals (all cores, resumable)")
+    p.add_argument(
+        "--game", default="intrigue", help=f"one of {', '.join(GAME_IDS)} (default intrigue)"
+    )
+    p.add_argument("--deals", required=True, help="deal range A-B, e.g. 1-10000")
+    p.add_argument(
+        "--mode", default="auto", help=f"deal mode, one of {', '.join(DEAL_MODES)} (default auto)"
+    )
+    p.add_argument("--jobs", default=None, help="worker processes (default: all cores)")
+    p.add_argument(
+        "--out", default=None, help="append one JSON line per deal here; rerun to resume"
+    )
+    p.add_argument(
+        "--max-nodes",
+        default=str(DEFAULT_MAX_NODES),
+        help=f"per-deal search limit (default {DEFAULT_MAX_NODES})",
+    )
+    p.add_argument(
+        "--scheduler",
+        default=None,
+        help="run on the Dask cluster at this address (intrigue[cluster])",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
 
 

@@ -11,8 +11,8 @@ See ``docs/solver.md`` for the algorithm and the proof of every shortcut.
 
 from intrigue.solver.search import (
     DEFAULT_MAX_NODES,
-    SolveResult,
     SolverBugError,
+    SolveResult,
     Verdict,
     replay,
     solve,

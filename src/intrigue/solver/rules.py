@@ -28,8 +28,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from intrigue.cards import RANK_OF, SUIT_OF, CardId, Rank
+from intrigue.cards import RANK_OF, SUIT_OF, Rank
 from intrigue.variants import (
+    OpenPileHook,
     Variant,
     open_above_dealt_king,
     open_above_queen_of_own_suit,
@@ -44,7 +45,7 @@ OPEN_PER_BASE = 1
 OPEN_PER_BASE_SUIT = 2
 """A pile opens only above a dealt base of the opener's suit (Glencoe)."""
 
-_OPEN_RULES = {
+_OPEN_RULES: dict[OpenPileHook, int] = {
     open_any_pile: OPEN_ANY,
     open_while_queens_outnumber_piles: OPEN_PER_BASE,
     open_above_dealt_king: OPEN_PER_BASE,
@@ -136,7 +137,3 @@ def compile_rules(variant: Variant) -> Tables:
 def glencoe_type(rank: int, suit: int) -> int:
     """The type of a Glencoe Five or Six of ``suit``."""
     return 14 + 4 * (rank - 5) + suit
-
-
-def card_type(tables: Tables, card: CardId) -> int:
-    return tables.type_of[card]

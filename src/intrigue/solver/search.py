@@ -32,7 +32,7 @@ from typing import Any, Literal
 from intrigue.notation import Move
 from intrigue.position import Position
 from intrigue.solver.rules import Tables, compile_rules
-from intrigue.solver.state import SearchState, op_to_move
+from intrigue.solver.state import COLUMN_MOVE, SearchState, op_to_move
 from intrigue.variants import Variant
 
 Verdict = Literal["won", "lost", "unknown"]
@@ -89,13 +89,14 @@ def solve(
     on_progress: Callable[[int], None] | None = None,
     safe_moves: bool = True,
     symmetry: bool = True,
+    deal_first: bool = True,
 ) -> SolveResult:
     """Decide whether ``position`` can be won, and how.
 
     ``deadline`` is an absolute :func:`time.monotonic` value; ``on_progress``
     is called with the node count every :data:`PROGRESS_EVERY` nodes and at
-    the end.  ``safe_moves`` and ``symmetry`` switch the two shortcuts (for
-    tests; both are proved safe).  "lost" is returned only after an
+    the end.  ``safe_moves``, ``symmetry`` and ``deal_first`` switch the
+    shortcuts (for tests; each is proved safe in ``docs/solver.md``).  "lost" is returned only after an
     exhaustive search, "unknown" only when ``max_nodes`` or ``deadline`` cut
     the search short.
 
@@ -108,7 +109,9 @@ def solve(
             (it never should: this is the solver checking itself).
     """
     started = time.perf_counter()
-    state = SearchState(position, tables_for(position.variant), symmetry=symmetry)
+    state = SearchState(
+        position, tables_for(position.variant), symmetry=symmetry, deal_first=deal_first
+    )
     verdict, nodes, best = _search(state, max_nodes, deadline, on_progress, safe_moves)
     moves = None
     if verdict == "won":
@@ -133,7 +136,9 @@ def replay(position: Position, moves: tuple[Move, ...]) -> Position:
             )
         position = position.apply(move)
     if not position.is_won():
-        raise SolverBugError(f"solver line of {len(moves)} moves does not win {position.describe()}")
+        raise SolverBugError(
+            f"solver line of {len(moves)} moves does not win {position.describe()}"
+        )
     return position
 
 
@@ -155,6 +160,7 @@ def _search(
     key = state.key
     gen = state.moves
     play_safe = state.play_safe if safe_moves else None
+    play_safe_after = state.play_safe_after
     limit = max_nodes if max_nodes is not None else -1
 
     if play_safe is not None:
@@ -177,9 +183,10 @@ def _search(
             continue
         tops[-1] = k + 1
         mark = len(log)
-        play(moves[k])
+        move = moves[k]
+        play(move)
         if play_safe is not None:
-            play_safe()
+            play_safe_after(move)
         on = state.on
         if on == target:
             return "won", nodes, on
@@ -198,7 +205,13 @@ def _search(
                 return "unknown", nodes, best
             if on_progress is not None:
                 on_progress(nodes)
+        children = gen()
+        if move >= COLUMN_MOVE and len(log) == mark + 1:
+            # Moving the card straight back gives the parent position again.
+            back = COLUMN_MOVE + 8 * ((move - COLUMN_MOVE) & 7) + ((move - COLUMN_MOVE) >> 3)
+            if back in children:
+                children.remove(back)
         marks.append(mark)
-        stack.append(gen())
+        stack.append(children)
         tops.append(0)
     return "lost", nodes, best

@@ -19,7 +19,7 @@ from __future__ import annotations
 from intrigue.cards import RANK_OF, SUIT_OF
 from intrigue.notation import DEAL, PILE, Move
 from intrigue.position import Position
-from intrigue.solver.rules import N_TYPES, OPEN_ANY, OPEN_PER_BASE, Tables
+from intrigue.solver.rules import N_TYPES, NOT_ON_PILES, OPEN_ANY, OPEN_PER_BASE, Tables
 
 DEAL_CODE = 8
 COLUMN_MOVE = 16
@@ -28,6 +28,17 @@ _OP_DEAL = 2000
 _ONE = tuple(bytes((t,)) for t in range(256))
 """``_ONE[t]`` is the one-byte column piece for type ``t`` (no allocation per move)."""
 _SEP = b"\0"
+
+# Indices into SearchState.cnt beyond the card types (0..21):
+_BASES_OF_SUIT = 22
+"""22..25: column bases dealt, per suit (Glencoe's opening rule)."""
+_BASES = 26
+"""Column bases dealt (Laggard Lady's and Salic Law's opening rule)."""
+_SLOTS = 27
+"""The fixed slot count of a pile kind (Intrigue's and Faerie Queen's opening rule)."""
+_NEVER = 28
+"""Holds -1: a rank that never goes to a pile needs more than that."""
+_CNT_SIZE = 29
 
 
 def to_move(code: int) -> Move:
@@ -62,41 +73,91 @@ def op_to_move(op: int) -> Move:
 class SearchState:
     """One position in the solver's own form; mutable, with an undo log.
 
+    The whole pile row is one count array ``cnt``: ``cnt[t]`` is the number of
+    cards of type ``t`` on piles (and for Glencoe's suited openers also counted
+    under their rank), ``cnt[26]`` the column bases dealt, and so on (see the
+    ``_BASES``... constants).  Each type ``t`` has a ``need[t]`` index with the
+    rule "a card of type ``t`` may go up while ``cnt[need[t]] > cnt[t]``":
+
+    * a rank continuing a staircase needs more cards of the rank below it on
+      piles than of its own (that difference is the piles waiting for it);
+    * an opener needs fewer open piles of its kind than the capacity of its
+      game's opening rule: the slot count, the bases dealt, or (Glencoe) the
+      bases dealt of its suit.
+
     ``symmetry`` turns on the column-symmetry canonical key and the move
     generator's matching shortcuts (see ``docs/solver.md``); with it off the
     key keeps the columns in their real order, which the tests use to check
     that the symmetry never changes a verdict.
     """
 
-    def __init__(self, position: Position, tables: Tables, *, symmetry: bool = True) -> None:
-        t = tables
-        type_of = t.type_of
-        rank_of_type = t.rank_of_type
-        self.tables = t
+    def __init__(
+        self,
+        position: Position,
+        tables: Tables,
+        *,
+        symmetry: bool = True,
+        deal_first: bool = True,
+    ) -> None:
+        tb = tables
+        self.deal_first = deal_first
+        type_of = tb.type_of
+        rank_of_type = tb.rank_of_type
+        self.tables = tb
         self.symmetry = symmetry
+        self.rank_of_type = rank_of_type
         self.cols: list[bytes] = [bytes(type_of[c] for c in col[1:]) for col in position.columns]
-        self.bsuit = [0, 0, 0, 0]
-        for col in position.columns:
-            self.bsuit[SUIT_OF[col[0]]] += 1
-        self.on_r = [0] * 14
-        self.on_t = [0] * N_TYPES
+        cnt = [0] * _CNT_SIZE
         for pile in position.piles:
             for c in pile:
-                self.on_r[rank_of_type[type_of[c]]] += 1
-                self.on_t[type_of[c]] += 1
-        self.on = sum(self.on_r)
-        self.tot_r = [0] * 14
-        self.tot_t = [0] * N_TYPES
+                t = type_of[c]
+                cnt[t] += 1
+                if t != rank_of_type[t]:
+                    cnt[rank_of_type[t]] += 1
+        for col in position.columns:
+            cnt[_BASES_OF_SUIT + SUIT_OF[col[0]]] += 1
+        cnt[_BASES] = len(position.columns)
+        cnt[_NEVER] = -1
+        tot = [0] * N_TYPES
         for c in position.all_card_ids():
-            self.tot_r[rank_of_type[type_of[c]]] += 1
-            self.tot_t[type_of[c]] += 1
+            tot[type_of[c]] += 1
+        need = [_NEVER] * N_TYPES
+        for t in range(1, N_TYPES):
+            r = rank_of_type[t]
+            p = tb.prev[r]
+            if p > 0:
+                need[t] = p
+            elif p == 0:
+                if tb.open_rule == OPEN_ANY:
+                    need[t] = _SLOTS
+                    cnt[_SLOTS] = tb.slots[r]
+                elif tb.open_rule == OPEN_PER_BASE:
+                    need[t] = _BASES
+                else:
+                    need[t] = _BASES_OF_SUIT + tb.suit_of_type[t]
+            else:
+                assert p == NOT_ON_PILES
+        self.cnt = cnt
+        self.need = tuple(need)
+        self.tot = tuple(tot)
+        # safe_at[t]: the count at need[t] from which a card of type t is safe
+        # to send up: every card of its type can then be taken.  With building
+        # down (Faerie Queen), also every card of the rank below must be up
+        # already, so that none could still want to be built on this one.
+        safe_at = list(tot)
+        if tb.build_down:
+            for t in range(1, N_TYPES):
+                if need[t] == rank_of_type[t] - 1:
+                    safe_at[t] = max(tot[t], tot[need[t]])
+        self.safe_at = tuple(safe_at)
+        self.on = sum(len(pile) for pile in position.piles)
         # What dealing stock card k does: its type, -1 for a discarded card,
-        # or -10 - suit for a column base (its suit counts for Glencoe).
+        # or -10 - suit for a column base.
         effect = []
         for c in position.order:
-            if RANK_OF[c] == t.base_rank:
+            if RANK_OF[c] == tb.base_rank:
                 effect.append(-10 - SUIT_OF[c])
-            elif RANK_OF[c] == t.discard_rank:
+            elif RANK_OF[c] == tb.discard_rank:
                 effect.append(-1)
             else:
                 effect.append(type_of[c])
@@ -110,89 +171,140 @@ class SearchState:
 
     def can_up(self, t: int) -> bool:
         """Whether a card of type ``t`` on top of a column may go to a pile now."""
-        tb = self.tables
-        r = tb.rank_of_type[t]
-        p = tb.prev[r]
-        if p > 0:
-            return self.on_r[p] > self.on_r[r]
-        if p < 0:
-            return False
-        rule = tb.open_rule
-        if rule == OPEN_ANY:
-            return self.on_r[r] < tb.slots[r]
-        if rule == OPEN_PER_BASE:
-            return self.on_r[r] < len(self.cols)
-        return self.on_t[t] < self.bsuit[tb.suit_of_type[t]]
+        return self.cnt[self.need[t]] > self.cnt[t]
 
     def safe_up(self, t: int) -> bool:
-        """Whether a card of type ``t`` that can go to a pile may be sent there
-        without losing a win: the piles can take every card of its kind still
-        off them (docs/solver.md, "Safe moves")."""
-        tb = self.tables
-        r = tb.rank_of_type[t]
-        p = tb.prev[r]
-        if p > 0:
-            return self.on_r[p] >= self.tot_r[r]
-        if p < 0:
-            return False
-        rule = tb.open_rule
-        if rule == OPEN_ANY:
-            return tb.slots[r] >= self.tot_r[r]
-        if rule == OPEN_PER_BASE:
-            return len(self.cols) >= self.tot_r[r]
-        return self.bsuit[tb.suit_of_type[t]] >= self.tot_t[t]
+        """Whether a card of type ``t`` may be sent to a pile without losing a
+        win: the piles can already take every card of its type still off them
+        (docs/solver.md, "Safe moves").  Implies :meth:`can_up` when a card of
+        type ``t`` is off the piles."""
+        return self.cnt[self.need[t]] >= self.safe_at[t]
 
     # ---------------------------------------------------------------- moves
 
     def moves(self) -> list[int]:
-        """The move codes to search here, best first: piles, deal, column moves.
+        """The move codes to search here, most promising first.
 
-        With ``symmetry`` on, column moves that only permute interchangeable
-        columns are left out (docs/solver.md, "Column symmetry").
+        Pile moves, then the deal, then column moves: first those that empty
+        a column, then those that uncover a card that can go up, then builds,
+        then moves onto a vacant column.  With ``symmetry`` on, column moves
+        that only permute interchangeable columns are left out (docs/solver.md,
+        "Column symmetry").
         """
         cols = self.cols
+        cnt = self.cnt
+        need = self.need
         n = len(cols)
-        can_up = self.can_up
-        out = [i for i in range(n) if cols[i] and can_up(cols[i][-1])]
+        out = [i for i in range(n) if cols[i] and cnt[need[cols[i][-1]]] > cnt[cols[i][-1]]]
         pack_dealt = self.dealt >= self.n_order
         if self.manual and not pack_dealt:
             out.append(DEAL_CODE)
         tb = self.tables
         if not (pack_dealt or tb.vacant_any_time):
+            if self.deal_first and self.newest_is_stuck():
+                return [DEAL_CODE]
             return out
+        symmetry = self.symmetry
         vacant = [j for j in range(n) if not cols[j]]
-        if vacant and self.symmetry:
+        if vacant and symmetry:
             if pack_dealt:
                 vacant = vacant[:1]
             else:
-                # Salic Law, manual, stock not empty: the newest column is the
-                # one that takes dealt cards; all others are alike.
-                newest = n - 1
-                vacant = [j for j in vacant if j != newest][:1] + [
-                    j for j in vacant if j == newest
-                ]
+                # Salic Law, manual, stock not empty: the newest column takes
+                # the dealt cards; all the others are alike.
+                last = n - 1
+                vacant = [j for j in vacant if j != last][:1] + [j for j in vacant if j == last]
+        # Build targets by the rank of their top card (Faerie Queen).
+        targets: dict[int, list[int]] = {}
+        if tb.build_down and pack_dealt:
+            rank_of_type = self.rank_of_type
+            for j in range(n):
+                if cols[j]:
+                    targets.setdefault(rank_of_type[cols[j][-1]], []).append(j)
+        empties: list[tuple[int, int]] = []
+        uncovers: list[tuple[int, int]] = []
+        builds: list[tuple[int, int]] = []
+        to_vacant: list[int] = []
         for i in range(n):
             col = cols[i]
             if not col:
                 continue
-            lone = len(col) == 1 and self.symmetry and (pack_dealt or i != n - 1)
-            for j in vacant:
+            size = len(col)
+            base = COLUMN_MOVE + 8 * i
+            if size == 1:
+                first = empties
+                uncovering = False
+            else:
+                under = col[-2]
+                uncovering = cnt[need[under]] > cnt[under]
+                first = uncovers if uncovering else builds
+            if vacant:
                 # A lone card moved to another interchangeable vacant column
                 # gives the same position up to column order.
-                if lone and (pack_dealt or j != n - 1):
-                    continue
-                out.append(COLUMN_MOVE + 8 * i + j)
-        if tb.build_down and pack_dealt:
-            rank_of_type = tb.rank_of_type
-            for i in range(n):
-                col = cols[i]
-                if not col:
-                    continue
-                want = rank_of_type[col[-1]] + 1
-                for j in range(n):
-                    if j != i and cols[j] and rank_of_type[cols[j][-1]] == want:
-                        out.append(COLUMN_MOVE + 8 * i + j)
+                skip = size == 1 and symmetry and (pack_dealt or i != n - 1)
+                for j in vacant:
+                    if skip and (pack_dealt or j != n - 1):
+                        continue
+                    # Onto a vacant column: worth trying early only if it
+                    # uncovers a card that can go up.
+                    if uncovering:
+                        uncovers.append((size, base + j))
+                    else:
+                        to_vacant.append(base + j)
+            if targets:
+                for j in targets.get(self.rank_of_type[col[-1]] + 1, ()):
+                    if j != i:
+                        first.append((size, base + j))
+        # Shorter columns first: they are nearer to giving a vacant column.
+        out += [m for _, m in empties]
+        if uncovers:
+            uncovers.sort()
+            out += [m for _, m in uncovers]
+        if builds:
+            builds.sort()
+            out += [m for _, m in builds]
+        out += to_vacant
         return out
+
+    def newest_is_stuck(self) -> bool:
+        """Whether the newest column's top card cannot go to a pile before the next deal.
+
+        Manual mode, before the last deal, in a game whose vacant columns wait
+        for the pack: then only the old columns' top cards can go up until the
+        next deal, and every such move commutes with the deal, so the deal is
+        the only move worth trying (docs/solver.md, "Deal first").  The test
+        over-approximates what the old columns can send up: a card may go up
+        if a pile *could* want it counting every card below its rank that may
+        have gone up before it; if even then the newest top cannot, it cannot.
+        """
+        cols = self.cols
+        if not cols[-1]:
+            return True
+        cnt = self.cnt
+        need = self.need
+        x = cols[-1][-1]
+        if cnt[need[x]] > cnt[x]:
+            return False
+        reach = list(cnt)
+        rank_of_type = self.rank_of_type
+        heights = [len(col) for col in cols]
+        changed = True
+        while changed:
+            changed = False
+            for k in range(len(cols) - 1):
+                col = cols[k]
+                h = heights[k]
+                while h and reach[need[col[h - 1]]] > cnt[col[h - 1]]:
+                    y = col[h - 1]
+                    reach[rank_of_type[y]] += 1
+                    if y > 13:
+                        reach[y] += 1
+                    h -= 1
+                    changed = True
+                heights[k] = h
+            if reach[need[x]] > cnt[x]:
+                return False
+        return True
 
     def play(self, code: int) -> None:
         """Play move ``code`` (legal here, not checked) and log it."""
@@ -201,8 +313,10 @@ class SearchState:
             col = cols[code]
             t = col[-1]
             cols[code] = col[:-1]
-            self.on_r[self.tables.rank_of_type[t]] += 1
-            self.on_t[t] += 1
+            cnt = self.cnt
+            cnt[t] += 1
+            if t > 13:
+                cnt[self.rank_of_type[t]] += 1
             self.on += 1
             self.log.append(code | t << 4)
         elif code == DEAL_CODE:
@@ -211,7 +325,8 @@ class SearchState:
                 cols[-1] += _ONE[effect]
             elif effect <= -10:
                 cols.append(b"")
-                self.bsuit[-10 - effect] += 1
+                self.cnt[_BASES] += 1
+                self.cnt[_BASES_OF_SUIT - 10 - effect] += 1
             self.dealt += 1
             self.log.append(_OP_DEAL)
         else:
@@ -225,13 +340,15 @@ class SearchState:
         """Take back logged operations until the log has ``mark`` entries."""
         log = self.log
         cols = self.cols
+        cnt = self.cnt
         while len(log) > mark:
             op = log.pop()
             if op < _OP_COLUMN:
                 t = op >> 4
                 cols[op & 15] += _ONE[t]
-                self.on_r[self.tables.rank_of_type[t]] -= 1
-                self.on_t[t] -= 1
+                cnt[t] -= 1
+                if t > 13:
+                    cnt[self.rank_of_type[t]] -= 1
                 self.on -= 1
             elif op == _OP_DEAL:
                 self.dealt -= 1
@@ -240,7 +357,8 @@ class SearchState:
                     cols[-1] = cols[-1][:-1]
                 elif effect <= -10:
                     cols.pop()
-                    self.bsuit[-10 - effect] -= 1
+                    cnt[_BASES] -= 1
+                    cnt[_BASES_OF_SUIT - 10 - effect] -= 1
             else:
                 i, j = divmod(op - _OP_COLUMN, 16)
                 col = cols[j]
@@ -250,14 +368,28 @@ class SearchState:
     def play_safe(self) -> None:
         """Send every safe card to the piles, until none is left (docs/solver.md)."""
         cols = self.cols
-        safe_up = self.safe_up
+        cnt = self.cnt
+        need = self.need
+        safe_at = self.safe_at
         changed = True
         while changed:
             changed = False
             for i in range(len(cols)):
-                while cols[i] and safe_up(cols[i][-1]):
+                while cols[i] and cnt[need[cols[i][-1]]] >= safe_at[cols[i][-1]]:
                     self.play(i)
                     changed = True
+
+    def play_safe_after(self, code: int) -> None:
+        """:meth:`play_safe` after move ``code`` from a position with no safe card.
+
+        A column move changes no count, and the card it moved was not safe,
+        so only the card it uncovered can have become safe.
+        """
+        if code >= COLUMN_MOVE:
+            col = self.cols[(code - COLUMN_MOVE) >> 3]
+            if not col or self.cnt[self.need[col[-1]]] < self.safe_at[col[-1]]:
+                return
+        self.play_safe()
 
     def key(self) -> bytes:
         """The transposition-table key: equal keys mean positions with the same fate.

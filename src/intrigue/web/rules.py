@@ -79,7 +79,9 @@ def variants_info() -> list[dict[str, Any]]:
             "name": v.name,
             "summary": v.summary,
             "base": "King" if v.base_rank == 13 else "Queen",
-            "pile_kinds": [{"name": k.name, "slots": k.slots, "size": k.size} for k in v.pile_kinds],
+            "pile_kinds": [
+                {"name": k.name, "slots": k.slots, "size": k.size} for k in v.pile_kinds
+            ],
             "discard": v.discard_rank is not None,
             "rules": RULES[v.id],
             "modes": _MODES,

@@ -44,7 +44,8 @@ def parse_body(body: bytes) -> dict[str, Any]:
     if not body.strip():
         return {}
     try:
-        data = json.loads(body)
+        # Decode first: json.loads(bytes) would also guess UTF-16/32, which no client of ours sends.
+        data = json.loads(body.decode("utf-8"))
     except UnicodeDecodeError:
         raise RequestError("malformed JSON body: not UTF-8 text") from None
     except json.JSONDecodeError as e:
@@ -65,7 +66,9 @@ def _only(data: dict[str, Any], allowed: set[str], route: str) -> None:
     extra = sorted(set(data) - allowed)
     if extra:
         expected = ", ".join(sorted(allowed)) or "no fields"
-        raise RequestError(f"unknown field(s) {', '.join(map(repr, extra))} for {route}; expected {expected}")
+        raise RequestError(
+            f"unknown field(s) {', '.join(map(repr, extra))} for {route}; expected {expected}"
+        )
 
 
 @dataclass(frozen=True)
@@ -103,7 +106,7 @@ class MoveRequest:
         """Raises: RequestError, NotationError."""
         _only(data, {"move"}, "a move")
         if "move" not in data:
-            raise RequestError("missing field 'move', e.g. {\"move\": \"3-5\"}")
+            raise RequestError('missing field \'move\', e.g. {"move": "3-5"}')
         return cls(Move.parse(data["move"]))
 
 
@@ -140,7 +143,9 @@ def describe_move(before: Position, after: Position, move: Move) -> dict[str, An
         return {"move": "d", "card": card, "text": f"dealt the {card_words(card)}, {where}"}
     card = before.columns[move.source - 1][-1]
     if move.target == PILE:
-        slot = next(i for i, (a, b) in enumerate(zip(before.piles, after.piles)) if a != b)
+        slot = next(
+            i for i, (a, b) in enumerate(zip(before.piles, after.piles, strict=True)) if a != b
+        )
         pile = pile_name(before.variant, slot)
         opens = " (a new pile)" if len(before.piles[slot]) == 0 else ""
         text = f"{card_words(card)} to the {pile}{opens}"
@@ -186,7 +191,9 @@ def pile_moves_finish(position: Position) -> tuple[Move, ...] | None:
     return tuple(moves)
 
 
-def game_view(game_id: str, game: Game, *, started: float, finished: float | None) -> dict[str, Any]:
+def game_view(
+    game_id: str, game: Game, *, started: float, finished: float | None
+) -> dict[str, Any]:
     """The full view model of a game, as every game route returns it."""
     position = game.position
     variant = position.variant

@@ -64,7 +64,9 @@ class Settings:
         )
 
 
-def _int_var(env: Mapping[str, str], name: str, default: int | None, lo: int, hi: int) -> int | None:
+def _int_var(
+    env: Mapping[str, str], name: str, default: int | None, lo: int, hi: int
+) -> int | None:
     text = env.get(name)
     if text is None or text == "":
         return default

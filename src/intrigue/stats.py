@@ -1,0 +1,350 @@
+"""Batch statistics: solve a range of deals and report the win rate.
+
+:func:`run_stats` solves deals ``first..last`` of one game and deal mode, on
+all cores (:mod:`multiprocessing`) or on a Dask cluster, appends one JSON line
+per deal to a results file as each deal finishes, and summarises: win rate
+with a Wilson 95% interval, the unknown count, solve-time and node
+percentiles, and for lost deals the most cards that could reach the piles.
+
+A run that is interrupted resumes where it stopped: deals already in the
+file are not solved again (except "unknown" ones, when the new run allows
+more nodes; the later line of a deal wins), and a truncated last line (a run
+killed while writing) is cut off before new lines are appended.
+
+>>> summary = run_stats("intrigue", 1, 3, jobs=1)
+>>> summary["deals"], summary["won"] + summary["lost"] + summary["unknown"]
+(3, 3)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from intrigue.deals import MAX_DEAL
+from intrigue.errors import DealNumberError
+from intrigue.position import Position, parse_mode
+from intrigue.solver import DEFAULT_MAX_NODES, solve
+from intrigue.variants import find_variant
+
+Record = dict[str, Any]
+Task = tuple[str, int, str, int | None]
+"""(game, deal, mode, max_nodes): one deal to solve."""
+Progress = Callable[[int, int, dict[str, int]], None]
+"""``progress(done, total, counts)``; ``counts`` maps verdicts to deals so far."""
+
+Z95 = 1.959963984540054
+"""The 97.5% quantile of the standard normal distribution."""
+
+
+def parse_range(text: str) -> tuple[int, int]:
+    """``"A-B"`` (or a single ``"N"``) as a pair of deal numbers, A <= B.
+
+    >>> parse_range("1-10000")
+    (1, 10000)
+
+    Raises:
+        DealNumberError: naming the bad range: not numbers, a number below 1 or
+            too large, or A > B.
+    """
+    raw = text if isinstance(text, str) else repr(text)
+    parts = raw.strip().split("-")
+    if len(parts) == 1:
+        parts = parts * 2
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise DealNumberError(
+            f"bad deal range {text!r}: expected A-B with whole numbers 1 <= A <= B, e.g. 1-1000"
+        )
+    first, last = (int(p) for p in parts)
+    if first < 1:
+        raise DealNumberError(f"bad deal range {text!r}: deal numbers start at 1")
+    if last >= MAX_DEAL:
+        raise DealNumberError(f"bad deal range {text!r}: the largest deal number is {MAX_DEAL - 1}")
+    if first > last:
+        raise DealNumberError(f"bad deal range {text!r}: the first deal is after the last")
+    return first, last
+
+
+def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for a proportion (95% by default); (0, 1) for no trials.
+
+    >>> [round(x, 4) for x in wilson(8, 10)]
+    [0.4902, 0.9433]
+    """
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The ``q``-th percentile (0..100) by the nearest-rank method; 0 for no values."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    rank = max(1, math.ceil(q / 100 * len(ordered)))
+    return ordered[rank - 1]
+
+
+def solve_deal(task: Task) -> Record:
+    """Solve one deal: ``task`` is (game, deal, mode, max_nodes).  The per-deal JSON record.
+
+    Top-level and picklable, so that worker processes and Dask can run it.
+    """
+    game, deal, mode, max_nodes = task
+    result = solve(Position.start(game, deal, mode), max_nodes=max_nodes)
+    return {
+        "game": game,
+        "deal": deal,
+        "mode": mode,
+        "verdict": result.verdict,
+        "nodes": result.nodes,
+        "seconds": round(result.seconds, 6),
+        "best": result.best,
+        "length": None if result.moves is None else len(result.moves),
+        "max_nodes": max_nodes,
+    }
+
+
+def load_records(path: Path, game: str, mode: str) -> dict[int, Record]:
+    """The records already in ``path`` for ``game`` and ``mode``, by deal.
+
+    Lines that are not complete JSON records (a run killed mid-write) are ignored.
+    """
+    done: dict[int, Record] = {}
+    if not path.exists():
+        return done
+    with path.open(encoding="utf-8") as f:
+        for line in f:
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if (
+                isinstance(record, dict)
+                and record.get("game") == game
+                and record.get("mode") == mode
+                and isinstance(record.get("deal"), int)
+                and record.get("verdict") in ("won", "lost", "unknown")
+            ):
+                done[record["deal"]] = record
+    return done
+
+
+def _retry(record: Record, max_nodes: int | None) -> bool:
+    """Whether a stored "unknown" was cut short by a smaller node limit than ``max_nodes``."""
+    if record["verdict"] != "unknown":
+        return False
+    old = record.get("max_nodes")
+    if not isinstance(old, int):
+        return max_nodes is None
+    return max_nodes is None or max_nodes > old
+
+
+def _cut_partial_line(path: Path) -> None:
+    """Drop a truncated last line, so that appended records start on a line of their own."""
+    if not path.exists():
+        return
+    with path.open("rb+") as f:
+        f.seek(0, os.SEEK_END)
+        size = f.tell()
+        if size == 0:
+            return
+        f.seek(size - 1)
+        if f.read(1) == b"\n":
+            return
+        f.seek(0)
+        data = f.read()
+        f.truncate(data.rfind(b"\n") + 1)
+
+
+def _solve_local(tasks: list[Task], jobs: int) -> Iterator[Record]:
+    if jobs <= 1 or len(tasks) <= 1:
+        yield from map(solve_deal, tasks)
+        return
+    import multiprocessing
+
+    # Small chunks keep the workers busy to the end: a few deals are much slower.
+    chunk = max(1, min(16, len(tasks) // (jobs * 8)))
+    with multiprocessing.Pool(jobs) as pool:
+        yield from pool.imap_unordered(solve_deal, tasks, chunksize=chunk)
+
+
+def _solve_dask(tasks: list[Task], scheduler: str) -> Iterator[Record]:
+    try:
+        from distributed import Client, as_completed
+    except ImportError:  # pragma: no cover - depends on the installed extras
+        raise DealNumberError(
+            f"--scheduler {scheduler!r} needs Dask: pip install 'intrigue[cluster]'"
+        ) from None
+    with Client(scheduler) as client:  # type: ignore[no-untyped-call]
+        futures = client.map(solve_deal, tasks, pure=False)
+        for future in as_completed(futures):  # type: ignore[no-untyped-call]
+            yield future.result()
+
+
+def run_stats(
+    game: str,
+    first: int,
+    last: int,
+    *,
+    mode: str = "auto",
+    jobs: int | None = None,
+    out: str | Path | None = None,
+    max_nodes: int | None = DEFAULT_MAX_NODES,
+    scheduler: str | None = None,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
+    """Solve deals ``first..last`` of ``game`` and summarise (see :func:`summarise`).
+
+    ``jobs`` worker processes (default: all cores); ``out`` a JSON-lines file
+    that records each deal and lets an interrupted run resume; ``scheduler``
+    the address of a Dask scheduler to run on instead.
+
+    Raises:
+        UnknownVariantError, DealModeError, DealNumberError: for bad arguments.
+    """
+    variant = find_variant(game)
+    deal_mode = parse_mode(mode)
+    if not 1 <= first <= last < MAX_DEAL:
+        raise DealNumberError(f"bad deal range {first}-{last}")
+    path = Path(out) if out is not None else None
+    done: dict[int, Record] = {}
+    if path is not None:
+        done = {
+            d: r for d, r in load_records(path, variant.id, deal_mode).items() if first <= d <= last
+        }
+        _cut_partial_line(path)
+        # An "unknown" found under a smaller limit is worth another try now.
+        done = {d: r for d, r in done.items() if not _retry(r, max_nodes)}
+    tasks: list[Task] = [
+        (variant.id, deal, deal_mode, max_nodes)
+        for deal in range(first, last + 1)
+        if deal not in done
+    ]
+    total = last - first + 1
+    counts = {"won": 0, "lost": 0, "unknown": 0}
+    for record in done.values():
+        counts[record["verdict"]] += 1
+    records = list(done.values())
+    started = time.perf_counter()
+    results: Iterable[Record] = (
+        _solve_dask(tasks, scheduler)
+        if scheduler is not None
+        else _solve_local(tasks, jobs or os.cpu_count() or 1)
+    )
+    sink: IO[str] | None = path.open("a", encoding="utf-8") if path is not None else None
+    try:
+        if progress is not None:
+            progress(len(records), total, counts)
+        for record in results:
+            if sink is not None:
+                sink.write(json.dumps(record) + "\n")
+                sink.flush()
+            records.append(record)
+            counts[record["verdict"]] += 1
+            if progress is not None:
+                progress(len(records), total, counts)
+    finally:
+        if sink is not None:
+            sink.close()
+    summary = summarise(records)
+    summary.update(
+        game=variant.id,
+        mode=deal_mode,
+        first=first,
+        last=last,
+        max_nodes=max_nodes,
+        resumed=len(done),
+        wall_seconds=round(time.perf_counter() - started, 3),
+    )
+    return summary
+
+
+def summarise(records: list[Record]) -> dict[str, Any]:
+    """Win rate (over decided deals) with its Wilson 95% interval, counts, percentiles.
+
+    ``win_rate_bounds`` is the range the rate over *all* deals could have if
+    every unknown deal were lost or won.
+    """
+    won = sum(1 for r in records if r["verdict"] == "won")
+    lost = sum(1 for r in records if r["verdict"] == "lost")
+    unknown = len(records) - won - lost
+    decided = won + lost
+    low, high = wilson(won, decided)
+    seconds = [float(r["seconds"]) for r in records]
+    nodes = [float(r["nodes"]) for r in records]
+    lost_best = [
+        int(r["best"]) for r in records if r["verdict"] == "lost" and r["best"] is not None
+    ]
+    n = len(records)
+    return {
+        "deals": n,
+        "won": won,
+        "lost": lost,
+        "unknown": unknown,
+        "win_rate": won / decided if decided else None,
+        "wilson95": [round(low, 6), round(high, 6)],
+        "win_rate_bounds": [won / n, (won + unknown) / n] if n else None,
+        "seconds": {q: round(percentile(seconds, p), 6) for q, p in _QUANTILES},
+        "nodes": {q: int(percentile(nodes, p)) for q, p in _QUANTILES},
+        "total_seconds": round(sum(seconds), 3),
+        "lost_best_mean": round(sum(lost_best) / len(lost_best), 2) if lost_best else None,
+    }
+
+
+_QUANTILES = (("p50", 50.0), ("p90", 90.0), ("p99", 99.0), ("max", 100.0))
+
+
+class ProgressBar:
+    """A progress line with ETA on a stream (stderr): redrawn in place on a
+    terminal, one plain line per tenth of the run otherwise."""
+
+    def __init__(self, stream: IO[str] | None = None, width: int = 30) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.tty = self.stream.isatty()
+        self.width = width
+        self.started = time.monotonic()
+        self.first_done: int | None = None
+        self.last_tenth = -1
+
+    def __call__(self, done: int, total: int, counts: dict[str, int]) -> None:
+        if self.first_done is None:
+            self.first_done = done
+        now = time.monotonic()
+        fresh = done - self.first_done
+        eta = (now - self.started) / fresh * (total - done) if fresh else None
+        text = (
+            f"{done}/{total} deals  won {counts['won']} lost {counts['lost']} "
+            f"unknown {counts['unknown']}  ETA {_clock(eta)}"
+        )
+        if self.tty:
+            filled = self.width * done // max(total, 1)
+            bar = "#" * filled + "-" * (self.width - filled)
+            end = "\n" if done >= total else ""
+            self.stream.write(f"\r[{bar}] {text}\x1b[K{end}")
+            self.stream.flush()
+        else:
+            tenth = 10 * done // max(total, 1)
+            if tenth != self.last_tenth:
+                self.last_tenth = tenth
+                self.stream.write(text + "\n")
+                self.stream.flush()
+
+
+def _clock(seconds: float | None) -> str:
+    if seconds is None:
+        return "--:--"
+    s = int(seconds)
+    return (
+        f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
+    )

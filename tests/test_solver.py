@@ -1,0 +1,343 @@
+"""The exact solver: golden verdicts, hand-built positions, replay, shortcuts, limits, CLI.
+
+Golden verdicts live in ``tests/data/solver/golden.txt``; ``make_golden.py`` next
+to it regenerates them and cross-checks each one with an engine-only brute force.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from intrigue.cards import DECK_SIZE, RANK_OF, Card, card_id
+from intrigue.cli import main
+from intrigue.game import Game
+from intrigue.notation import Move
+from intrigue.position import Position, validate
+from intrigue.solver import SolverBugError, replay, solve
+from intrigue.solver.search import tables_for
+from intrigue.solver.state import SearchState, from_move, to_move
+from intrigue.variants import GAME_IDS, find_variant
+
+DATA = Path(__file__).parent / "data" / "solver"
+_spec = importlib.util.spec_from_file_location("make_golden", DATA / "make_golden.py")
+assert _spec is not None and _spec.loader is not None
+make_golden = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(make_golden)
+brute_force = make_golden.brute_force
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def endgame(game: str, columns: list[str], heights: list[int]) -> Position:
+    """A hand-built position with the pack dealt: ``columns`` by card names (base
+    first), pile slot *i* holding the first ``heights[i]`` ranks of its staircase;
+    every other card goes to the discard row (Salic Law's Queens) -- so all 104
+    cards are present and :func:`validate` passes."""
+    variant = find_variant(game)
+    pool = list(range(DECK_SIZE))
+
+    def take(name: str) -> int:
+        card = Card.parse(name)
+        for deck in (0, 1):
+            cid = card_id(card, deck)
+            if cid in pool:
+                pool.remove(cid)
+                return cid
+        raise ValueError(f"{name} used three times")
+
+    cols = tuple(tuple(take(n) for n in col.split()) for col in columns)
+    piles = []
+    for slot, height in enumerate(heights):
+        pile = []
+        for rank in variant.pile_kinds[variant.slot_kind[slot]].staircase[:height]:
+            cid = next(c for c in pool if RANK_OF[c] == rank)
+            pool.remove(cid)
+            pile.append(cid)
+        piles.append(tuple(pile))
+    discard = tuple(c for c in pool if RANK_OF[c] == variant.discard_rank)
+    assert len(discard) == len(pool), "the columns and piles must hold every other card"
+    order = tuple(c for col in cols for c in col) + tuple(c for p in piles for c in p) + discard
+    position = Position(variant, "auto", 0, len(order), cols, tuple(piles), discard, order)
+    assert validate(position) == []
+    return position
+
+
+def diagnose(position: Position, expected: str) -> str:
+    """Perft-style split: the solver's and the brute force's verdict after each first move."""
+    lines = [f"expected {expected}, solver says {solve(position).verdict}"]
+    for move in position.legal_moves():
+        child = position.apply(move)
+        lines.append(f"  {move}: solver {solve(child).verdict}, brute force {brute_force(child)}")
+    return "\n".join(lines)
+
+
+def random_position(game: str, deal: int, mode: str, picks: list[int]) -> Position:
+    """The position after playing the legal move ``pick % count`` for each pick."""
+    position = Position.start(game, deal, mode)
+    for pick in picks:
+        moves = list(position.legal_moves())
+        if not moves:
+            break
+        position = position.apply(moves[pick % len(moves)])
+    return position
+
+
+SHORTCUT_SETTINGS = [
+    {"safe_moves": a, "symmetry": b, "deal_first": c}
+    for a in (True, False)
+    for b in (True, False)
+    for c in (True, False)
+]
+
+positions = st.builds(
+    random_position,
+    st.sampled_from(GAME_IDS),
+    st.integers(1, 20000),
+    st.sampled_from(("auto", "manual")),
+    st.lists(st.integers(0, 1000), max_size=120),
+)
+
+
+# ---------------------------------------------------------------- golden verdicts
+
+
+def test_golden_verdicts() -> None:
+    lines = [
+        line.split()
+        for line in (DATA / "golden.txt").read_text().splitlines()
+        if line and not line.startswith("#")
+    ]
+    assert len(lines) >= 200
+    for game, deal, mode, verdict in lines:
+        position = Position.start(game, int(deal), mode)
+        result = solve(position)
+        assert result.verdict == verdict, f"{game} {deal} {mode}\n" + diagnose(position, verdict)
+
+
+# ---------------------------------------------------------------- hand-built positions
+
+# Six-pile 1 shows a Six and wants a Seven; Six-pile 2 is not open (its Six is
+# buried under TC); both Sevens are on top.  Sending 7C up uncovers 8C and then
+# a vacant column; sending 7D up instead uncovers JC and nothing can move again.
+TWO_SEVENS = (
+    ["QS 8C 7C", "QS JC 7D", "QH 8D 9D", "QH 6C TC", "QD 9C", "QD TD", "QC JD", "QC AC KC"],
+    [6] * 7 + [4] + [1, 0] + [6] * 6,
+)
+
+
+def test_which_card_goes_up_matters() -> None:
+    position = endgame("intrigue", *TWO_SEVENS)
+    assert solve(position).verdict == "won"
+    assert solve(position.apply(Move.parse("1f"))).verdict == "won"
+    assert solve(position.apply(Move.parse("2f"))).verdict == "lost"
+    assert brute_force(position.apply(Move.parse("2f"))) == "lost"
+
+
+def test_won_line_replays_through_game() -> None:
+    position = endgame("intrigue", *TWO_SEVENS)
+    result = solve(position)
+    assert result.moves is not None
+    game = Game(start=position)
+    game.play_all(result.moves)
+    assert game.is_won()
+
+
+def test_already_won_and_stuck() -> None:
+    won = endgame("intrigue", ["QS"] * 2 + ["QH"] * 2 + ["QD"] * 2 + ["QC"] * 2, [6] * 16)
+    result = solve(won)
+    assert (result.verdict, result.moves, result.best) == ("won", (), 96)
+    # Every column covered, no vacant column, and no top card wanted by a pile:
+    # the Ace sits under the King that needs it, the Sixes under Sevens.
+    stuck = endgame(
+        "intrigue",
+        ["QS AC KC", "QS 6C 7C", "QH 6D 7D", "QH 8C 9C", "QD 8D 9D", "QD TC", "QC TD JC", "QC JD"],
+        [6] * 7 + [4] + [6] * 6 + [0, 0],
+    )
+    assert not list(stuck.legal_moves())
+    result = solve(stuck)
+    assert (result.verdict, result.moves, result.nodes) == ("lost", None, 1)
+    assert result.best == stuck.cards_on_piles() == 82
+
+
+@pytest.mark.parametrize(
+    "columns",
+    [
+        ["KS 6C QC", "KS 6D QD", "KH JC TC", "KH JD TD", "KD 9C 8C", "KD 9D 8D", "KC 7C", "KC 7D"],
+        ["KS 7C 6C QC", "KS 6D QD", "KH JC TC", "KH JD TD", "KD 9C 8C", "KD 9D 8D", "KC", "KC 7D"],
+    ],
+)
+def test_faerie_queen_builds_down(columns: list[str]) -> None:
+    # Two piles want Sixes, which lie under Queens: only building down and
+    # vacant columns can free them (and the builds can go round in circles).
+    position = endgame("faerie-queen", columns, [12] * 6 + [5, 5])
+    result = solve(position)
+    assert result.verdict == brute_force(position) == "won"
+
+
+def test_salic_law_endgame() -> None:
+    position = endgame(
+        "salic-law",
+        ["KS 9C TC", "KS 9D", "KH TD JC", "KH JD", "KD", "KD", "KC", "KC"],
+        [11] * 6 + [8, 8],
+    )
+    assert solve(position).verdict == brute_force(position) == "won"
+
+
+# ---------------------------------------------------------------- properties
+
+
+@given(positions)
+def test_fast_generator_matches_engine(position: Position) -> None:
+    tables = tables_for(position.variant)
+    state = SearchState(position, tables, symmetry=False)
+    codes = state.moves()
+    legal = list(position.legal_moves())
+    assert sorted(map(to_move, codes)) == sorted(legal)
+    assert len(set(codes)) == len(codes)
+    symmetric = SearchState(position, tables)
+    assert set(map(to_move, symmetric.moves())) <= set(legal)
+    before = (state.key(), list(state.cnt), state.on)
+    for move in legal:
+        state.play(from_move(move))
+        after = SearchState(position.apply(move), tables, symmetry=False)
+        assert (state.key(), state.cnt, state.on) == (after.key(), after.cnt, after.on), move
+        assert [state.can_up(c[-1]) for c in state.cols if c] == [
+            after.can_up(c[-1]) for c in after.cols if c
+        ]
+        state.undo_to(0)
+        assert (state.key(), state.cnt, state.on) == before
+
+
+@given(positions)
+def test_can_up_matches_engine_and_safe_implies_can(position: Position) -> None:
+    state = SearchState(position, tables_for(position.variant))
+    for i, column in enumerate(position.columns):
+        if len(column) > 1:
+            t = state.cols[i][-1]
+            assert state.can_up(t) == (position.pile_slot_for(column[-1]) is not None)
+            if state.safe_up(t):
+                assert state.can_up(t)
+
+
+@given(positions)
+def test_every_win_replays_and_shortcuts_agree(position: Position) -> None:
+    verdicts = set()
+    for flags in SHORTCUT_SETTINGS:
+        result = solve(position, max_nodes=3000, **flags)
+        if result.verdict == "won":
+            assert result.moves is not None
+            game = Game(start=position)
+            game.play_all(result.moves)
+            assert game.is_won()
+        if result.verdict != "unknown":
+            verdicts.add(result.verdict)
+    slow = brute_force(position, 3000)
+    if slow != "unknown":
+        verdicts.add(slow)
+    assert len(verdicts) <= 1, diagnose(position, slow)
+
+
+def test_column_order_and_twins_do_not_change_the_key() -> None:
+    position = Position.start("intrigue", 6)  # a lost deal, pack dealt
+    tables = tables_for(position.variant)
+    key = SearchState(position, tables).key()
+    columns = position.columns[::-1]
+    twins = {c: (c + 52) % DECK_SIZE for c in range(DECK_SIZE)}
+    swapped = tuple(tuple(twins[c] for c in col) for col in columns)
+    other = Position(
+        position.variant,
+        "auto",
+        0,
+        position.dealt,
+        swapped,
+        tuple(tuple(twins[c] for c in p) for p in position.piles),
+        (),
+        tuple(twins[c] for c in position.order),
+    )
+    assert SearchState(other, tables).key() == key
+    assert solve(other).verdict == solve(position).verdict == "lost"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_shortcuts_never_change_a_verdict(game: str) -> None:
+    for deal in range(1, 11):
+        for mode in ("auto", "manual"):
+            position = Position.start(game, deal, mode)
+            verdicts = {
+                solve(position, max_nodes=2000, **flags).verdict for flags in SHORTCUT_SETTINGS
+            }
+            assert len(verdicts - {"unknown"}) <= 1, (game, deal, mode, verdicts)
+
+
+# ---------------------------------------------------------------- limits and checks
+
+
+def test_limits_give_unknown() -> None:
+    position = Position.start("faerie-queen", 43)  # lost after ~126 000 positions
+    result = solve(position, max_nodes=50)
+    assert (result.verdict, result.moves, result.nodes) == ("unknown", None, 50)
+    seen: list[int] = []
+    started = time.monotonic()
+    result = solve(position, deadline=time.monotonic(), on_progress=seen.append)
+    assert result.verdict == "unknown"
+    assert time.monotonic() - started < 5
+    assert seen and seen == sorted(seen) and seen[-1] == result.nodes
+
+
+def test_replay_rejects_a_bad_line() -> None:
+    position = Position.start("intrigue", 1)
+    with pytest.raises(SolverBugError, match="does not win"):
+        replay(position, ())
+    with pytest.raises(SolverBugError, match="fails at move 1"):
+        replay(position, (Move.parse("8f"),))
+
+
+def test_to_dict_shape() -> None:
+    data = solve(Position.start("intrigue", 1)).to_dict()
+    assert set(data) >= {"verdict", "moves", "nodes", "seconds"}
+    assert data["verdict"] == "won" and all(isinstance(m, str) for m in data["moves"])
+    json.dumps(data)
+
+
+# ---------------------------------------------------------------- CLI
+
+
+def test_cli_solve_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "--game", "intrigue", "--deal", "1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["verdict"] == "won" and isinstance(data["nodes"], int)
+    game = Game("intrigue", 1)
+    game.play_all(data["moves"])
+    assert game.is_won()
+
+
+def test_cli_solve_after_moves_and_text(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "--deal", "4", "--moves", "1-2"]) == 0
+    assert "lost" in capsys.readouterr().out
+    assert main(["solve", "--deal", "1", "--mode", "manual", "--max-nodes", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["verdict"] in ("won", "unknown")
+
+
+@pytest.mark.parametrize(
+    ("argv", "bad"),
+    [
+        (["--deal", "0"], "0"),
+        (["--deal", "1", "--max-nodes", "-5"], "-5"),
+        (["--deal", "1", "--max-nodes", "lots"], "lots"),
+        (["--deal", "1", "--moves", "9f"], "9f"),
+        (["--deal", "1", "--game", "klondike"], "klondike"),
+    ],
+)
+def test_cli_solve_bad_input(argv: list[str], bad: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and bad in err

@@ -1,0 +1,161 @@
+"""Batch statistics: ranges, the Wilson interval, resumable result files, CLI, Dask."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from intrigue.cli import main
+from intrigue.errors import DealNumberError, IntrigueError
+from intrigue.stats import ProgressBar, parse_range, percentile, run_stats, summarise, wilson
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"), [("1-10000", (1, 10000)), (" 7 ", (7, 7)), ("3-3", (3, 3))]
+)
+def test_parse_range(text: str, expected: tuple[int, int]) -> None:
+    assert parse_range(text) == expected
+
+
+@pytest.mark.parametrize("text", ["5-3", "x", "0", "0-4", "1-", "-3", "1-2-3", "", "1-1e3"])
+def test_parse_range_rejects(text: str) -> None:
+    with pytest.raises(DealNumberError, match="bad deal range"):
+        parse_range(text)
+
+
+def test_wilson_and_percentile() -> None:
+    low, high = wilson(8, 10)
+    assert (round(low, 4), round(high, 4)) == (0.4902, 0.9433)
+    assert wilson(0, 0) == (0.0, 1.0)
+    assert wilson(5, 5)[1] == 1.0 and wilson(0, 5)[0] == 0.0
+    assert percentile([3.0, 1.0, 2.0, 4.0], 50) == 2.0
+    assert percentile([3.0, 1.0, 2.0, 4.0], 100) == 4.0
+    assert percentile([], 90) == 0.0
+
+
+def test_summary_counts_and_bounds() -> None:
+    records = [
+        {"verdict": v, "seconds": 0.001 * i, "nodes": i, "best": 50 + i}
+        for i, v in enumerate(["won", "won", "lost", "unknown"], 1)
+    ]
+    s = summarise(records)
+    assert (s["won"], s["lost"], s["unknown"], s["deals"]) == (2, 1, 1, 4)
+    assert s["win_rate"] == pytest.approx(2 / 3)
+    assert s["win_rate_bounds"] == [0.5, 0.75]
+    assert s["lost_best_mean"] == 53
+    assert s["nodes"]["max"] == 4
+
+
+def read_lines(path: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_resume_skips_done_deals_and_survives_a_truncated_line(tmp_path: Path) -> None:
+    out = tmp_path / "stats.jsonl"
+    first = run_stats("intrigue", 1, 4, jobs=1, out=out)
+    assert first["deals"] == 4 and first["resumed"] == 0
+    with out.open("a") as f:
+        f.write('{"game": "intrigue", "deal": 5, "mo')  # killed mid-write
+    calls: list[int] = []
+    second = run_stats(
+        "intrigue", 1, 6, jobs=1, out=out, progress=lambda done, total, counts: calls.append(done)
+    )
+    assert second["resumed"] == 4 and second["deals"] == 6
+    assert calls == [4, 5, 6]
+    lines = read_lines(out)  # every line is whole JSON again
+    assert sorted(r["deal"] for r in lines) == [1, 2, 3, 4, 5, 6]
+    assert {k: second[k] for k in ("won", "lost")} == {
+        "won": sum(r["verdict"] == "won" for r in lines),
+        "lost": sum(r["verdict"] == "lost" for r in lines),
+    }
+
+
+def test_unknown_is_retried_with_a_larger_limit(tmp_path: Path) -> None:
+    out = tmp_path / "stats.jsonl"
+    small = run_stats("faerie-queen", 43, 43, jobs=1, out=out, max_nodes=10)
+    assert small["unknown"] == 1
+    again = run_stats("faerie-queen", 43, 43, jobs=1, out=out, max_nodes=10)
+    assert again["resumed"] == 1 and again["unknown"] == 1
+    bigger = run_stats("faerie-queen", 43, 43, jobs=1, out=out, max_nodes=20)
+    assert bigger["resumed"] == 0 and len(read_lines(out)) == 2
+
+
+def test_other_games_in_the_file_are_ignored(tmp_path: Path) -> None:
+    out = tmp_path / "stats.jsonl"
+    run_stats("intrigue", 1, 2, jobs=1, out=out)
+    s = run_stats("glencoe", 1, 2, jobs=1, out=out, mode="manual")
+    assert s["resumed"] == 0 and s["game"] == "glencoe" and s["mode"] == "manual"
+
+
+def test_worker_processes_agree_with_one_process() -> None:
+    one = run_stats("laggard-lady", 1, 12, jobs=1)
+    two = run_stats("laggard-lady", 1, 12, jobs=2)
+    assert (one["won"], one["lost"]) == (two["won"], two["lost"])
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(IntrigueError):
+        run_stats("klondike", 1, 2)
+    with pytest.raises(IntrigueError):
+        run_stats("intrigue", 3, 2)
+    with pytest.raises(IntrigueError):
+        run_stats("intrigue", 1, 2, mode="sideways")
+
+
+def test_progress_bar_plain_stream(tmp_path: Path) -> None:
+    path = tmp_path / "progress.txt"
+    with path.open("w") as stream:
+        bar = ProgressBar(stream)
+        for done in range(0, 21):
+            bar(done, 20, {"won": done, "lost": 0, "unknown": 0})
+    lines = path.read_text().splitlines()
+    assert 1 < len(lines) <= 11 and lines[-1].startswith("20/20 deals")
+
+
+def test_cli_stats_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "s.jsonl"
+    argv = ["stats", "--game", "salic-law", "--deals", "1-3", "--jobs", "1", "--out", str(out)]
+    assert main([*argv, "--json"]) == 0
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
+    assert data["deals"] == 3 and len(data["wilson95"]) == 2
+    assert set(data["seconds"]) == {"p50", "p90", "p99", "max"}
+    assert "3/3 deals" in captured.err
+    assert main(argv) == 0
+    text = capsys.readouterr().out
+    assert "Salic Law (auto), deals 1-3" in text and "win rate" in text
+
+
+@pytest.mark.parametrize(
+    ("argv", "bad"),
+    [
+        (["--deals", "5-3"], "5-3"),
+        (["--deals", "x"], "x"),
+        (["--deals", "0"], "0"),
+        (["--deals", "1-2", "--jobs", "0"], "0"),
+        (["--deals", "1-2", "--mode", "fast"], "fast"),
+    ],
+)
+def test_cli_stats_bad_input(argv: list[str], bad: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["stats", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and repr(bad) in err
+
+
+def test_dask_local_cluster(tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+    ) as cluster:
+        summary = run_stats(
+            "intrigue", 1, 6, scheduler=cluster.scheduler_address, out=tmp_path / "d.jsonl"
+        )
+    local = run_stats("intrigue", 1, 6, jobs=1)
+    assert (summary["won"], summary["lost"], summary["deals"]) == (
+        local["won"],
+        local["lost"],
+        6,
+    )
+    assert len(read_lines(tmp_path / "d.jsonl")) == 6
