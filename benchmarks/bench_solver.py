@@ -3,6 +3,7 @@
     python benchmarks/bench_solver.py                       # deals 1-1000, every game, auto
     python benchmarks/bench_solver.py --deals 1-200 --modes auto manual --games intrigue
     python benchmarks/bench_solver.py --hints 200           # also: positions reached in play
+    python benchmarks/bench_solver.py --skip-deals --hints 200 --modes manual --max-nodes 100000
 
 Runs in one process, one deal after another, so the times are single-core
 times.  The deal itself (Position.start) is not timed; the replay check of a
@@ -78,6 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-nodes", type=int, default=DEFAULT_MAX_NODES)
     parser.add_argument("--hints", type=int, default=0, help="positions reached in play, per game")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--skip-deals", action="store_true", help="only the --hints rows")
     args = parser.parse_args(argv)
     first, last = parse_range(args.deals)
     print(f"deals {first}-{last}, max_nodes {args.max_nodes}, single process")

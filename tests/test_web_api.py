@@ -3,24 +3,18 @@ nothing changed by a failed request, players kept apart, persistence."""
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from starlette.testclient import TestClient
 
 from intrigue.game import Game
 from intrigue.position import Position
 from intrigue.solver import solve
 from intrigue.web.app import create_app
 from intrigue.web.settings import Settings
-
-with warnings.catch_warnings():
-    # Starlette 1.x asks for httpx2 and warns (an error under our pytest
-    # settings) when its TestClient is imported with httpx; both work.
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
 
 Client = TestClient
 
@@ -151,6 +145,7 @@ def test_move_undo_redo_restart(client: Client) -> None:
     assert " to " in view["last_move"]["text"]
     view = client.post(f"/api/games/{gid}/undo").json()
     assert view["moves"] == [] and view["can_redo"] and view["undone"] == line[0]
+    assert " to " in view["undone_text"]
     view = client.post(f"/api/games/{gid}/redo").json()
     assert view["moves"] == [line[0]]
     client.post(f"/api/games/{gid}/moves", json={"move": line[1]})

@@ -30,8 +30,11 @@ def test_default_port_or_a_free_one() -> None:
 def test_an_explicit_port_that_is_taken_is_an_error() -> None:
     taken = server.bind("127.0.0.1", 0)
     try:
-        with pytest.raises(OSError):
-            server.bind("127.0.0.1", taken.getsockname()[1])
+        port = taken.getsockname()[1]
+        with pytest.raises(
+            server.PortInUseError, match=f"port {port} on 127.0.0.1 is already in use"
+        ):
+            server.bind("127.0.0.1", port)
     finally:
         taken.close()
 

@@ -196,3 +196,26 @@ def test_touch_taps_play_a_move(browser: Any, live_server: Any) -> None:
         expect_moves(page, 1)
     finally:
         context.close()
+
+
+def test_typed_notation_and_a_shared_link(page: Any) -> None:
+    from playwright.sync_api import expect
+
+    line = winning_line(WIN_GAME, WIN_DEAL)
+    open_deal(page, WIN_GAME, WIN_DEAL)
+    page.locator("#menu-button").click()
+    typed = page.locator("#typed-move")
+    typed.fill(line[0])
+    typed.press("Enter")
+    expect_moves(page, 1)
+    typed.fill("9x")
+    typed.press("Enter")
+    expect(page.locator("#message")).to_contain_text("bad move '9x'")
+    expect_moves(page, 1)
+    # A link to another deal opens that deal; the address names the game in progress.
+    page.goto("/?game=salic-law&deal=7&mode=manual")
+    page.wait_for_selector("body.ready")
+    expect(page.locator("#deal-label")).to_have_text("Deal 7 · manual")
+    expect(page.locator("#title")).to_have_text("Salic Law")
+    assert page.url.endswith("#/salic-law/manual/7")
+    expect(page.locator('.card[data-place="x"]')).to_have_count(8)

@@ -33,6 +33,7 @@ from intrigue.web.schemas import (
     MoveRequest,
     NewGameRequest,
     card_words,
+    describe_move,
     game_view,
     parse_body,
     pile_moves_finish,
@@ -239,9 +240,11 @@ class Api:
 
     async def undo(self, request: Request) -> JSONResponse:
         record, game = self._load(request)
+        before = game.position
         move = game.undo()
         self._save(record, game)
-        return JSONResponse(self._view(record, game, undone=str(move)))
+        words = describe_move(game.position, before, move)["text"]
+        return JSONResponse(self._view(record, game, undone=str(move), undone_text=words))
 
     async def redo(self, request: Request) -> JSONResponse:
         record, game = self._load(request)

@@ -212,6 +212,7 @@ def game_view(
         "mode": position.mode,
         "position": position_to_dict(position, card=card_view),
         "base_rank": variant.base_rank,
+        "discard_row": variant.discard_rank is not None,  # Salic Law's row of Queens
         "dests": dests(position),
         "pile_targets": pile_targets(position),
         "won": won,

@@ -10,8 +10,13 @@ import webbrowser
 
 import uvicorn
 
+from intrigue.errors import IntrigueError
 from intrigue.web.app import create_app
 from intrigue.web.settings import DEFAULT_PORT, Settings
+
+
+class PortInUseError(IntrigueError, OSError):
+    """The port asked for is taken by another program."""
 
 
 def bind(host: str, port: int | None) -> socket.socket:
@@ -19,6 +24,9 @@ def bind(host: str, port: int | None) -> socket.socket:
 
     Binding here, before uvicorn starts, means the printed URL is the one
     actually served and a port taken by another program is never a crash.
+
+    Raises:
+        PortInUseError: if ``port`` is given and taken (the CLI prints it as one line).
     """
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     for candidate in [DEFAULT_PORT, 0] if port is None else [port]:
@@ -31,9 +39,14 @@ def bind(host: str, port: int | None) -> socket.socket:
             sock.bind((host, candidate))
         except OSError as e:
             sock.close()
-            if e.errno == errno.EADDRINUSE and candidate != 0:
-                continue
-            raise
+            if e.errno != errno.EADDRINUSE:
+                raise
+            if port is None:
+                continue  # the default port is taken: take a free one
+            raise PortInUseError(
+                f"port {port} on {host} is already in use; choose another with --port, "
+                "or leave --port out to get a free one"
+            ) from None
         sock.listen(128)
         return sock
     raise AssertionError("unreachable: port 0 always binds")  # pragma: no cover

@@ -27,7 +27,7 @@ export function transformOf(p) {
  * @param {{x: number, y: number, s: number}} from
  * @param {{x: number, y: number, s: number, z: number}} to
  * @param {number} delay ms
- * @param {boolean} [passThrough] let clicks go through the card while it flies
+ * @param {boolean} [passThrough] the card goes to another place: fly above, let clicks through
  * @returns {number} when the animation ends, in ms from now
  */
 export function fly(el, from, to, delay = 0, passThrough = true) {
@@ -35,9 +35,10 @@ export function fly(el, from, to, delay = 0, passThrough = true) {
   const dist = Math.hypot(to.x - from.x, to.y - from.y);
   const duration = Math.min(420, 160 + dist * 0.35);
   stop(el);
-  el.style.zIndex = String(2000 + to.z);
-  // A card in flight to another place must not catch the clicks meant for
-  // the cards it passes over; a card that only shifts in its column keeps them.
+  // A card in flight to another place flies above the others and must not
+  // catch the clicks meant for the cards it passes over; a card that only
+  // shifts (its column fanned tighter, the table resized) keeps its z and clicks.
+  el.style.zIndex = String(passThrough ? 2000 + to.z : to.z);
   el.classList.toggle("flying", passThrough);
   const anim = el.animate(
     [{ transform: transformOf(from) }, { transform: transformOf(to) }],

@@ -26,20 +26,22 @@ const SMALL = 0.55;
  * @param {PositionView} pos
  * @param {number} width board width in CSS pixels
  * @param {number} room height available for the board before the page scrolls
+ * @param {boolean} discardRow the game sets cards aside on a discard row (Salic Law)
  * @returns {Layout}
  */
-export function computeLayout(pos, width, room) {
+export function computeLayout(pos, width, room, discardRow) {
   const pad = Math.max(6, Math.min(16, width * 0.015));
   // Eight cards and seven gaps of a tenth of a card fill the width.
   let cw = Math.min(112, (width - 2 * pad) / (COLUMNS + 0.7));
   // On a wide but short window, shrink cards so the piles and some of the columns fit.
   const kinds = uniqueKinds(pos.pile_kinds);
-  const topRow = pos.mode === "manual" || pos.discard.length > 0 || pos.game === "salic-law";
+  const topRow = pos.mode === "manual" || discardRow;
   const rowsAbove = kinds.length + (topRow ? SMALL : 0);
   cw = Math.max(34, Math.min(cw, room / ((rowsAbove + 2.4) * RATIO)));
   // A long column should fit too, at the smallest readable fan: shrink the cards
   // for it, but never below three quarters of what the width allows.
-  const longest = Math.max(1, ...pos.columns.map((c) => c.length));
+  // Rounded up to a multiple of 6, so the cards do not change size with every card dealt.
+  const longest = Math.ceil(Math.max(1, ...pos.columns.map((c) => c.length)) / 6) * 6;
   const needed = RATIO * (rowsAbove * 1.1 + 1.15 + (longest - 1) * 0.17);
   cw = Math.max(cw * 0.75, Math.min(cw, room / needed));
   const ch = cw * RATIO;
@@ -58,20 +60,25 @@ export function computeLayout(pos, width, room) {
     const sh = ch * SMALL;
     const sw = cw * SMALL;
     if (pos.mode === "manual") {
-      stockBox = { x: colX(0), y, w: sw, h: sh };
+      const box = { x: colX(0), y, w: sw, h: sh };
+      stockBox = box;
       // The next card is on top; the two under it peek out to show a stack.
       const n = pos.stock.length;
       pos.stock.forEach((c, i) => {
         const depth = Math.min(i, 2) * 2;
-        places.set(c.id, { x: stockBox.x + depth, y: y + depth, z: 300 + n - i, s: SMALL, down: true, buried: i > 2 });
+        places.set(c.id, { x: box.x + depth, y: y + depth, z: 300 + n - i, s: SMALL, down: true, buried: i > 2 });
       });
     }
-    const dx = pos.mode === "manual" ? colX(2) : colX(0);
-    const step = Math.min(sw * 0.55, (colX(7) + cw - dx - sw) / 8);
-    discardBox = { x: dx, y, w: sw + step * 7, h: sh };
-    pos.discard.forEach((c, i) => {
-      places.set(c.id, { x: dx + i * step, y, z: 300 + i, s: SMALL, down: false });
-    });
+    if (discardRow) {
+      // Left-aligned; with a stock and its Deal button on the left, right-aligned instead.
+      const step = Math.min(sw * 0.55, (colX(7) + cw - colX(3) - sw) / 7);
+      const fan = sw + step * 7;
+      const dx = pos.mode === "manual" ? colX(7) + cw - fan : colX(0);
+      discardBox = { x: dx, y, w: fan, h: sh };
+      pos.discard.forEach((c, i) => {
+        places.set(c.id, { x: dx + i * step, y, z: 300 + i, s: SMALL, down: false });
+      });
+    }
     y += sh + gap * 1.5;
   }
 

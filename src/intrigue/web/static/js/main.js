@@ -132,7 +132,7 @@ const intents = {
   dragChanged: () => renderer.schedule(state, !state.drag),
   undo: () => {
     const v = state.view;
-    if (v) act(() => api.undo(v.id)).then((nv) => nv?.undone && announce(`Undid ${nv.undone}.`));
+    if (v) act(() => api.undo(v.id)).then((nv) => nv?.undone && announce(`Undone: ${nv.undone_text ?? nv.undone}.`));
   },
   redo: () => {
     const v = state.view;
@@ -322,8 +322,6 @@ function bindChrome() {
   });
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape" && !$("menu").hidden) toggleMenu(false);
-    const t = /** @type {HTMLElement} */ (e.target);
-    if (e.key.toLowerCase() === "n" && !e.ctrlKey && !e.metaKey && !t.closest("input, select, textarea, dialog[open]")) intents.newDeal();
   });
   document.addEventListener("pointerdown", (e) => {
     const t = /** @type {Element} */ (e.target);

@@ -7,8 +7,8 @@
  */
 import { fly, stop, transformOf } from "./anim.js";
 import { backSVG, cardWords, faceSVG, suitSymbol } from "./cards.js";
-import { COLUMNS, computeLayout } from "./layout.js";
-import { columnOfTop, movableTop, targetsOf } from "./state.js";
+import { COLUMNS, computeLayout, hitTest } from "./layout.js";
+import { movableTop, targetsOf } from "./state.js";
 
 /** @typedef {import("./state.js").State} State */
 /** @typedef {import("./layout.js").Layout} Layout */
@@ -73,7 +73,7 @@ export function createRenderer(board) {
     const pos = s.view.position;
     const top = board.getBoundingClientRect().top + window.scrollY;
     const room = Math.max(320, window.innerHeight - top - 6);
-    layout = computeLayout(pos, board.clientWidth, room);
+    layout = computeLayout(pos, board.clientWidth, room, s.view.discard_row);
     const L = layout;
     board.style.height = `${L.height}px`;
     board.style.setProperty("--cw", `${L.cw}px`);
@@ -122,7 +122,7 @@ export function createRenderer(board) {
       const deal = slot("deal", "deal-button");
       deal.setAttribute("role", "presentation");
       const n = pos.stock.length;
-      setText(deal, n ? `Deal · ${n} left` : "Stock empty");
+      setText(deal, n ? (L.cw < 60 ? `Deal · ${n}` : `Deal · ${n} left`) : L.cw < 60 ? "Empty" : "Stock empty");
       deal.classList.toggle("empty", n === 0);
       place(deal, L.stockBox.x + L.stockBox.w + L.gap * 1.5, L.stockBox.y + L.stockBox.h / 2 - 16);
       seen.add("deal");
@@ -183,7 +183,7 @@ export function createRenderer(board) {
       const node = cardNode(id, /** @type {string} */ (names.get(id)));
       const dragging = s.drag && s.drag.moved && s.drag.id === id;
       const p = dragging && s.drag
-        ? { x: s.drag.x - s.drag.offX, y: s.drag.y - s.drag.offY, z: 5000, s: 1, down: false }
+        ? { x: s.drag.x - s.drag.offX, y: s.drag.y - s.drag.offY, z: 7000, s: 1, down: false }
         : target;
       const before = drawn.get(id);
       const moved = !before || before.x !== p.x || before.y !== p.y || before.s !== p.s;
@@ -191,13 +191,15 @@ export function createRenderer(board) {
         node.style.transform = transformOf(p);
         node.dataset.z = String(p.z);
         if (animate && before && moved && !dragging) {
-          fly(node, before, p, Math.min(order++, 30) * 35, node.dataset.place !== where.get(id));
+          const elsewhere = node.dataset.place !== where.get(id);
+          // Cards that change place go one after another (auto-finish); shifts all at once.
+          fly(node, before, p, elsewhere ? Math.min(order++, 30) * 35 : 0, elsewhere);
         } else {
           if (moved) stop(node);
           node.style.zIndex = String(p.z);
         }
       }
-      if (dragging) node.style.zIndex = "5000";
+      if (dragging) node.style.zIndex = "7000"; // above the zone highlights (6000)
       if (!before || before.down !== p.down) node.classList.toggle("down", p.down);
       node.classList.toggle("movable", movable.has(id));
       node.classList.toggle("selected", id === selectedId);
@@ -242,6 +244,9 @@ export function createRenderer(board) {
     const keys = zoneKeys(s);
     const focusKey = keys[Math.min(s.focus, keys.length - 1)];
     const hintMove = s.hint?.move ?? "";
+    // The zone under a dragged card, so the player sees where it would land.
+    const over = s.drag?.moved ? hitTest(L, s.drag.x, s.drag.y) : null;
+    const overKey = over?.type === "column" ? `col-${over.column}` : over?.type ?? null;
     for (const key of keys) {
       let node = zones.get(key);
       if (!node) {
@@ -280,6 +285,7 @@ export function createRenderer(board) {
       node.style.width = `${box.w}px`;
       node.style.height = `${box.h}px`;
       node.classList.toggle("target", target);
+      node.classList.toggle("over", key === overKey && key !== `col-${source}`);
       node.tabIndex = key === focusKey ? 0 : -1;
       if (node.getAttribute("aria-label") !== label) node.setAttribute("aria-label", label);
     }
@@ -341,5 +347,3 @@ function place(node, x, y) {
 function setText(node, text) {
   if (node.textContent !== text) node.textContent = text;
 }
-
-export { columnOfTop };

@@ -11,14 +11,14 @@
 /**
  * @typedef {import("./layout.js").PositionView} PositionView
  * @typedef {{id: string, game: string, name: string, deal: number, deal_text: string,
- *   mode: string, position: PositionView & {won: boolean, stuck: boolean},
+ *   mode: string, position: PositionView & {won: boolean, stuck: boolean}, discard_row: boolean,
  *   dests: Record<string, string[] | boolean>, pile_targets: Record<string, number>,
  *   won: boolean, stuck: boolean, moves: string[], move_count: number,
  *   can_undo: boolean, can_redo: boolean, can_autofinish: boolean,
  *   last_move: {move: string, card: number, text: string} | null,
  *   started: number, finished: number | null,
  *   hint?: {verdict: string, move: string | null, text: string},
- *   verdict?: string, played?: string[], undone?: string, rewound_to?: number}} View
+ *   verdict?: string, played?: string[], undone?: string, undone_text?: string, rewound_to?: number}} View
  * @typedef {{id: number, column: number, startX: number, startY: number,
  *   x: number, y: number, offX: number, offY: number, moved: boolean}} Drag
  */

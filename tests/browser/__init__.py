@@ -1,0 +1,1 @@
+"""Browser tests: the card table in a real Chromium (marker ``browser``)."""
