@@ -87,9 +87,9 @@ def main(argv: list[str] | None = None) -> int:
     for game in args.games:
         for mode in args.modes:
             started = time.perf_counter()
-            print(
-                row(game, mode, "deal", deals(game, mode, first, last, args.max_nodes)), flush=True
-            )
+            if not args.skip_deals:
+                found = deals(game, mode, first, last, args.max_nodes)
+                print(row(game, mode, "deal", found), flush=True)
             if args.hints:
                 found = hints(game, mode, args.hints, args.max_nodes, args.seed)
                 print(row(game, mode, "hint", found), flush=True)

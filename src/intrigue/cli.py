@@ -209,10 +209,19 @@ def print_stats(data: dict[str, Any]) -> str:
     ]
     if data["win_rate"] is not None:
         low, high = data["wilson95"]
+        what = "win rate" if not data["unknown"] else "win rate of the decided deals"
         lines.append(
-            f"win rate {100 * data['win_rate']:.2f}%  (95% interval {100 * low:.2f}-{100 * high:.2f}%)"
+            f"{what} {100 * data['win_rate']:.2f}%  (95% interval {100 * low:.2f}-{100 * high:.2f}%)"
         )
     lines.append(f"won {data['won']}  lost {data['lost']}  unknown {data['unknown']}")
+    if data["unknown"]:
+        low, high = data["win_rate_bounds"]
+        lines.append(
+            f"over all deals the win rate is between {100 * low:.2f}% and {100 * high:.2f}% "
+            f"(the unknown deals hit the limit of {data['max_nodes']} positions)"
+        )
+    if data["resumed"]:
+        lines.append(f"({data['resumed']} deals were read back from the results file)")
     sec, nodes = data["seconds"], data["nodes"]
     lines.append(
         "ms per deal: "

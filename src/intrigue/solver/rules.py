@@ -60,12 +60,7 @@ NOT_ON_PILES = -1
 
 @dataclass(frozen=True, eq=False)
 class Tables:
-    """The compiled rules of one variant.
-
-    Raises (from :func:`compile_rules`):
-        NotImplementedError: for a variant whose ``open_pile`` hook is not one
-            of the four the rule book defines.
-    """
+    """The compiled rules of one variant (see :func:`compile_rules`)."""
 
     variant: Variant
     type_of: tuple[int, ...]

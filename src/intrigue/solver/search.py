@@ -8,14 +8,16 @@ even though Faerie Queen's building down lets play go round in cycles: a
 position met again is either on the current path (a cycle, nothing new) or
 fully explored already (lost, or the search would have stopped).
 
-Two kinds of shortcut keep it fast, each proved safe in ``docs/solver.md``
-and tested by comparing verdicts with it switched off:
+Three shortcuts keep it fast, each proved safe in ``docs/solver.md`` and
+tested by comparing verdicts with it switched off:
 
 * *safe moves* -- a card goes to a pile at once, as the only child, when the
   piles can take every card of its kind still off them;
 * *column symmetry* -- positions that differ only in the order of
   interchangeable columns share one key, and moves that only permute such
-  columns are not generated.
+  columns are not generated;
+* *deal first* -- in manual mode, when the newest column's top card cannot
+  go up before the next deal, the deal is the only move tried.
 
 Every "won" line is replayed through :meth:`Position.why_illegal` and
 :meth:`Position.apply` before it is returned.
@@ -29,7 +31,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
 
-from intrigue.notation import Move
+from intrigue.notation import DEAL, PILE, Move
 from intrigue.position import Position
 from intrigue.solver.rules import Tables, compile_rules
 from intrigue.solver.state import COLUMN_MOVE, SearchState, op_to_move
@@ -40,6 +42,8 @@ Verdict = Literal["won", "lost", "unknown"]
 DEFAULT_MAX_NODES = 2_000_000
 """Expanded positions before a search gives up with "unknown".  The table of
 seen keys holds at most this many entries (a few hundred MB at worst)."""
+PROBE_NODES = 20_000
+"""Budget of the manual-mode probe (the rest of the pack dealt as in auto mode)."""
 PROGRESS_EVERY = 4096
 """Nodes between two deadline checks / progress callbacks (a power of two)."""
 
@@ -90,15 +94,17 @@ def solve(
     safe_moves: bool = True,
     symmetry: bool = True,
     deal_first: bool = True,
+    probe: bool = True,
 ) -> SolveResult:
     """Decide whether ``position`` can be won, and how.
 
     ``deadline`` is an absolute :func:`time.monotonic` value; ``on_progress``
     is called with the node count every :data:`PROGRESS_EVERY` nodes and at
     the end.  ``safe_moves``, ``symmetry`` and ``deal_first`` switch the
-    shortcuts (for tests; each is proved safe in ``docs/solver.md``).  "lost" is returned only after an
-    exhaustive search, "unknown" only when ``max_nodes`` or ``deadline`` cut
-    the search short.
+    shortcuts, ``probe`` the manual-mode probe (for tests; each is proved
+    safe in ``docs/solver.md``).  "lost" is returned only after an exhaustive
+    search, "unknown" only when ``max_nodes`` or ``deadline`` cut the search
+    short.
 
     >>> from intrigue.position import Position
     >>> solve(Position.start("intrigue", 1)).verdict
@@ -109,17 +115,65 @@ def solve(
             (it never should: this is the solver checking itself).
     """
     started = time.perf_counter()
-    state = SearchState(
-        position, tables_for(position.variant), symmetry=symmetry, deal_first=deal_first
-    )
-    verdict, nodes, best = _search(state, max_nodes, deadline, on_progress, safe_moves)
+    tables = tables_for(position.variant)
+    used = 0
+    probe_best = 0
+    if probe and position.mode == "manual" and not position.pack_dealt:
+        # A cheap first try: deal the rest as the auto mode would (every
+        # card straight up if it can go, then the cascade), and solve the
+        # end position with a small budget.  A win there is a win here.
+        line, end = _auto_deal(position)
+        budget = PROBE_NODES if max_nodes is None else min(PROBE_NODES, max(1, max_nodes // 4))
+        state = SearchState(end, tables, symmetry=symmetry, deal_first=deal_first)
+        verdict, used, probe_best = _search(state, budget, deadline, None, safe_moves)
+        if verdict == "won":
+            line += tuple(op_to_move(op) for op in state.log)
+            replay(position, line)
+            if on_progress is not None:
+                on_progress(used)
+            return SolveResult("won", line, used, time.perf_counter() - started, probe_best)
+    state = SearchState(position, tables, symmetry=symmetry, deal_first=deal_first)
+    rest = None if max_nodes is None else max(1, max_nodes - used)
+    verdict, nodes, best = _search(state, rest, deadline, on_progress, safe_moves)
     moves = None
     if verdict == "won":
         moves = tuple(op_to_move(op) for op in state.log)
         replay(position, moves)
+    elif verdict == "unknown":
+        best = max(best, probe_best)
     if on_progress is not None:
-        on_progress(nodes)
-    return SolveResult(verdict, moves, nodes, time.perf_counter() - started, best)
+        on_progress(used + nodes)
+    return SolveResult(verdict, moves, used + nodes, time.perf_counter() - started, best)
+
+
+def _auto_deal(position: Position) -> tuple[tuple[Move, ...], Position]:
+    """Deal the rest of the stock as ``auto`` mode does, by legal manual moves.
+
+    Each dealt card that can go to a pile goes there at once, then the
+    cascade runs (the leftmost column top that can go up, again and again).
+    Only engine calls: the result is a legal line and where it ends.
+    """
+    line: list[Move] = []
+    while not position.pack_dealt:
+        card = position.stock[0]
+        position = position.apply(DEAL)
+        line.append(DEAL)
+        newest = len(position.columns)
+        if position.top(newest) == card and position.pile_slot_for(card) is not None:
+            position = position.apply(Move(newest, PILE))
+            line.append(Move(newest, PILE))
+        cascade = True
+        while cascade:
+            cascade = False
+            for i in range(1, len(position.columns) + 1):
+                top = position.top(i)
+                if top is not None and position.pile_slot_for(top) is not None:
+                    move = Move(i, PILE)
+                    position = position.apply(move)
+                    line.append(move)
+                    cascade = True
+                    break
+    return tuple(line), position
 
 
 def replay(position: Position, moves: tuple[Move, ...]) -> Position:
@@ -161,7 +215,7 @@ def _search(
     gen = state.moves
     play_safe = state.play_safe if safe_moves else None
     play_safe_after = state.play_safe_after
-    limit = max_nodes if max_nodes is not None else -1
+    limit = max_nodes if max_nodes is not None else 1 << 62
 
     if play_safe is not None:
         play_safe()
@@ -198,7 +252,7 @@ def _search(
         nodes += 1
         if on > best:
             best = on
-        if nodes == limit:
+        if nodes >= limit:
             return "unknown", nodes, best
         if not nodes & (PROGRESS_EVERY - 1):
             if deadline is not None and time.monotonic() >= deadline:

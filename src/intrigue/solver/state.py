@@ -185,11 +185,15 @@ class SearchState:
     def moves(self) -> list[int]:
         """The move codes to search here, most promising first.
 
-        Pile moves, then the deal, then column moves: first those that empty
-        a column, then those that uncover a card that can go up, then builds,
-        then moves onto a vacant column.  With ``symmetry`` on, column moves
-        that only permute interchangeable columns are left out (docs/solver.md,
-        "Column symmetry").
+        Pile moves, then column moves: first those that empty a column, then
+        those that uncover a card that can go up, then builds, then moves onto
+        a vacant column.  In manual mode the deal comes right after sending up
+        the newest column's top (which the deal would bury) and before the
+        other columns' cards, which stay within reach; in Salic Law it comes
+        last (measured: each finds far more wins within a node budget than
+        the other orders tried).  With ``symmetry`` on, column moves that only
+        permute interchangeable columns are left out (docs/solver.md, "Column
+        symmetry").
         """
         cols = self.cols
         cnt = self.cnt
@@ -198,7 +202,10 @@ class SearchState:
         out = [i for i in range(n) if cols[i] and cnt[need[cols[i][-1]]] > cnt[cols[i][-1]]]
         pack_dealt = self.dealt >= self.n_order
         if self.manual and not pack_dealt:
-            out.append(DEAL_CODE)
+            if out and out[-1] == n - 1:
+                out = [n - 1, DEAL_CODE, *out[:-1]]
+            else:
+                out.insert(0, DEAL_CODE)
         tb = self.tables
         if not (pack_dealt or tb.vacant_any_time):
             if self.deal_first and self.newest_is_stuck():
@@ -264,6 +271,11 @@ class SearchState:
             builds.sort()
             out += [m for _, m in builds]
         out += to_vacant
+        if self.manual and not pack_dealt:
+            # Salic Law before the last deal: dealing last finds more wins
+            # within a budget (measured), as vacant columns keep cards in reach.
+            out.remove(DEAL_CODE)
+            out.append(DEAL_CODE)
         return out
 
     def newest_is_stuck(self) -> bool:
