@@ -1,0 +1,53 @@
+"""The published win rates (docs/winrates.md) are what the per-deal results say, and the
+per-deal results are what the solver says today."""
+
+import gzip
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from intrigue import Position
+from intrigue.solver import solve
+from intrigue.stats import load_records, summarise
+from intrigue.variants import GAME_IDS, find_variant
+
+DOCS = Path(__file__).parents[1] / "docs"
+RUNS = [(game, mode) for mode in ("auto", "manual") for game in GAME_IDS]
+
+
+def records(tmp_path: Path, game: str, mode: str) -> dict[int, dict]:
+    plain = tmp_path / f"{game}-{mode}.jsonl"
+    plain.write_bytes(gzip.decompress((DOCS / "data" / f"stats-{game}-{mode}.jsonl.gz").read_bytes()))
+    return load_records(plain, game, mode)
+
+
+def table_row(game: str, mode: str) -> list[str]:
+    name = find_variant(game).name
+    for line in (DOCS / "winrates.md").read_text().splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if cells[:2] == [name, mode]:
+            return cells
+    raise AssertionError(f"no row for {name} {mode} in docs/winrates.md")
+
+
+@pytest.mark.parametrize(("game", "mode"), RUNS)
+def test_published_table_matches_the_per_deal_results(tmp_path, game, mode):
+    done = records(tmp_path, game, mode)
+    assert sorted(done) == list(range(1, 10001))
+    summary = summarise(list(done.values()))
+    row = table_row(game, mode)
+    assert [int(x) for x in row[3:6]] == [summary["won"], summary["lost"], summary["unknown"]]
+    rate = 100 * summary["won"] / summary["deals"]
+    if summary["unknown"] == 0:
+        assert re.search(rf"\*\*{rate:.2f}%\*\*", row[6])
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_stored_verdicts_agree_with_the_solver_on_a_sample(tmp_path, game):
+    done = records(tmp_path, game, "auto")
+    cheap = [r for r in done.values() if r["verdict"] != "unknown" and r["nodes"] < 5000]
+    for record in random.Random(game).sample(cheap, 15):
+        result = solve(Position.start(game, record["deal"], "auto"))
+        assert result.verdict == record["verdict"], f"{game} deal {record['deal']}"
