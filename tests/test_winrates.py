@@ -19,7 +19,9 @@ RUNS = [(game, mode) for mode in ("auto", "manual") for game in GAME_IDS]
 
 def records(tmp_path: Path, game: str, mode: str) -> dict[int, dict]:
     plain = tmp_path / f"{game}-{mode}.jsonl"
-    plain.write_bytes(gzip.decompress((DOCS / "data" / f"stats-{game}-{mode}.jsonl.gz").read_bytes()))
+    plain.write_bytes(
+        gzip.decompress((DOCS / "data" / f"stats-{game}-{mode}.jsonl.gz").read_bytes())
+    )
     return load_records(plain, game, mode)
 
 
