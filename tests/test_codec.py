@@ -15,6 +15,7 @@ from intrigue.codec import (
     position_to_dict,
     save_json,
 )
+from play import random_walk
 
 
 def test_show_shape_matches_the_interface():
@@ -45,11 +46,7 @@ def test_card_formatter_can_key_cards_by_id():
 )
 def test_save_then_load_gives_the_same_game(game_id, deal, mode, choices):
     game = Game(game_id, deal, mode)
-    for c in choices:
-        legal = game.legal_moves()
-        if not legal:
-            break
-        game.play(legal[c % len(legal)])
+    random_walk(game, choices)
     loaded = load_json(save_json(game))
     assert loaded.position == game.position
     assert loaded.moves == game.moves

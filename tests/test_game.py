@@ -9,18 +9,11 @@ from intrigue.cards import DECK_SIZE
 from intrigue.deals import MAX_DEAL
 from intrigue.notation import PILE
 from intrigue.position import validate
+from play import random_walk
 
 
 def snapshot(game: Game) -> tuple:
     return (game.position, game.moves, game.redo_moves)
-
-
-def random_walk(game: Game, choices: list[int]) -> None:
-    for choice in choices:
-        legal = game.legal_moves()
-        if not legal:
-            return
-        game.play(legal[choice % len(legal)])
 
 
 games = st.builds(

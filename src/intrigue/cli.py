@@ -45,13 +45,16 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
-def _game_args(p: argparse.ArgumentParser, *, mode: bool = True, moves: bool = True) -> None:
+def _game_args(
+    p: argparse.ArgumentParser, *, deal: bool = True, mode: bool = True, moves: bool = True
+) -> None:
     p.add_argument(
         "--game", default="intrigue", help=f"one of {', '.join(GAME_IDS)} (default intrigue)"
     )
-    p.add_argument(
-        "--deal", required=True, help="deal number, 1 <= N < 10^20 (PySolFC's game number)"
-    )
+    if deal:
+        p.add_argument(
+            "--deal", required=True, help="deal number, 1 <= N < 10^20 (PySolFC's game number)"
+        )
     if mode:
         p.add_argument(
             "--mode",
@@ -272,13 +275,8 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"give up ('unknown') after this many positions (default {DEFAULT_MAX_NODES})",
     )
     p = sub.add_parser("stats", help="win rate over a range of deals (all cores, resumable)")
-    p.add_argument(
-        "--game", default="intrigue", help=f"one of {', '.join(GAME_IDS)} (default intrigue)"
-    )
+    _game_args(p, deal=False, moves=False)
     p.add_argument("--deals", required=True, help="deal range A-B, e.g. 1-10000")
-    p.add_argument(
-        "--mode", default="auto", help=f"deal mode, one of {', '.join(DEAL_MODES)} (default auto)"
-    )
     p.add_argument("--jobs", default=None, help="worker processes (default: all cores)")
     p.add_argument(
         "--out", default=None, help="append one JSON line per deal here; rerun to resume"
@@ -293,7 +291,6 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="run on the Dask cluster at this address (intrigue[cluster])",
     )
-    p.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
 
 

@@ -314,9 +314,8 @@ def validate(position: Position) -> list[str]:
     """
     v = position.variant
     problems: list[str] = []
-    in_play = [c for col in position.columns for c in col]
-    in_play += [c for pile in position.piles for c in pile] + list(position.discard)
-    everything = in_play + list(position.stock)
+    everything = position.all_card_ids()  # the stock comes last
+    in_play = everything[: len(everything) - len(position.stock)]
     if len(set(everything)) != len(everything):
         problems.append("a card appears more than once")
     if any(not 0 <= c < DECK_SIZE for c in everything):

@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
 
+from intrigue.errors import IllegalMoveError
+from intrigue.game import Game
 from intrigue.notation import DEAL, PILE, Move
 from intrigue.position import Position
 from intrigue.solver.rules import Tables, compile_rules
@@ -182,13 +184,13 @@ def replay(position: Position, moves: tuple[Move, ...]) -> Position:
     Raises:
         SolverBugError: if a move is illegal or the end is not won.
     """
+    game = Game(start=position)
     for number, move in enumerate(moves, 1):
-        reason = position.why_illegal(move)
-        if reason is not None:
-            raise SolverBugError(
-                f"solver line fails at move {number} {move}: {reason} ({position.describe()})"
-            )
-        position = position.apply(move)
+        try:
+            game.play(move)
+        except IllegalMoveError as e:
+            raise SolverBugError(f"solver line fails at move {number}: {e}") from None
+    position = game.position
     if not position.is_won():
         raise SolverBugError(
             f"solver line of {len(moves)} moves does not win {position.describe()}"
