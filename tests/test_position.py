@@ -4,6 +4,7 @@ import pytest
 
 from cardlists import ids, names
 from intrigue.errors import DealModeError, PositionError
+from intrigue.game import Game
 from intrigue.notation import DEAL, PILE, Move
 from intrigue.position import Position, parse_mode, validate
 from intrigue.variants import GAME_IDS
@@ -229,6 +230,23 @@ def test_bad_orders_and_modes():
 def test_won_and_stuck():
     p = Position.from_order("intrigue", ids("QS 7C QH 8C"))
     assert p.is_stuck() and not p.is_won()
+
+
+@pytest.mark.parametrize("mode", ["auto", "manual"])
+def test_a_partial_pack_is_won_when_its_pile_cards_are_up(mode: str) -> None:
+    # One Five-pile's staircase under a Queen, and a second Queen still in
+    # the stock (it goes to no pile, so it does not stop the win).
+    p = Position.from_order("intrigue", ids("QS 5C 4C 3C 2C AC KC QH"), mode)
+    if mode == "auto":
+        assert p.is_won() and p.cards_on_piles() == 6
+    else:
+        assert not p.is_won()
+        game = Game(start=p)
+        for move in ["d", "1f"] * 6:
+            game.play(Move.parse(move))
+        assert game.is_won()
+    lacking_a_four = Position.from_order("intrigue", ids("QS 5C 3C 2C AC KC"), mode)
+    assert not lacking_a_four.is_won()
 
 
 def won_intrigue_position() -> Position:

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from cardlists import ids
 from intrigue.cards import DECK_SIZE, RANK_OF, Card, card_id
 from intrigue.cli import main
 from intrigue.game import Game
@@ -167,6 +168,19 @@ def test_already_won_and_stuck() -> None:
     result = solve(stuck)
     assert (result.verdict, result.moves, result.nodes) == ("lost", None, 1)
     assert result.best == stuck.cards_on_piles() == 82
+
+
+@pytest.mark.parametrize("mode", ["auto", "manual"])
+def test_partial_packs(mode: str) -> None:
+    # Part of a pack: a whole Five-staircase and the start of a Six-pile,
+    # which is won once those cards are up (Position.is_won); and one whose
+    # Five-pile lacks its Ace, which never is.
+    won = Position.from_order("intrigue", ids("QS 5C 6C 4C 3C QH 2C AC KC 7C"), mode)
+    result = solve(won)
+    assert result.verdict == brute_force(won) == "won"
+    assert result.moves is not None and replay(won, result.moves).is_won()
+    lacking_an_ace = Position.from_order("intrigue", ids("QS 5C 4C 3C 2C KC"), mode)
+    assert solve(lacking_an_ace).verdict == brute_force(lacking_an_ace) == "lost"
 
 
 @pytest.mark.parametrize(

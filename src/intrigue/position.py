@@ -163,8 +163,17 @@ class Position:
         return self.variant.pile_slot_for(self.columns, self.piles, card)
 
     def is_won(self) -> bool:
-        """Every pile complete (equivalently: every column down to its base, stock empty)."""
-        return sum(map(len, self.piles)) == self.variant.pile_cards
+        """Every card that goes to the piles is on them.
+
+        With the whole pack that is RULES.md's "every pile complete"; for a
+        hand-made position of part of a pack (:meth:`from_order`) it means
+        every column down to its base and no such card left in the stock.
+        """
+        on = sum(map(len, self.piles))
+        if len(self.order) == DECK_SIZE:
+            return on == self.variant.pile_cards
+        v = self.variant
+        return on == sum(1 for c in self.order if RANK_OF[c] not in (v.base_rank, v.discard_rank))
 
     def is_stuck(self) -> bool:
         """Not won and no legal move left."""

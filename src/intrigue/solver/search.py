@@ -209,7 +209,7 @@ def _search(
 
     Returns (verdict, nodes expanded, most cards on piles seen).
     """
-    target = state.tables.pile_cards
+    target = state.goal
     log = state.log
     play = state.play
     undo_to = state.undo_to

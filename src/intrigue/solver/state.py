@@ -151,6 +151,11 @@ class SearchState:
                     safe_at[t] = max(tot[t], tot[need[t]])
         self.safe_at = tuple(safe_at)
         self.on = sum(len(pile) for pile in position.piles)
+        # Won = every card that can go up is up (the whole pack: every pile
+        # complete; part of a pack: every column down to its base).
+        self.goal = sum(
+            1 for t in (type_of[c] for c in position.all_card_ids()) if need[t] != _NEVER
+        )
         # What dealing stock card k does: its type, -1 for a discarded card,
         # or -10 - suit for a column base.
         effect = []
