@@ -2,7 +2,8 @@
 
 The engine never imports the layers above it, and those layers do not import each
 other, except that the CLI starts the web app and runs the solver and statistics, the
-statistics drive the solver, and the web app asks the solver for hints.
+statistics drive the solver, the web app asks the solver for hints, and the CLI draws
+progress lines (``progress``).
 """
 
 import ast
@@ -13,8 +14,9 @@ ENGINE = {"errors", "cards", "notation", "variants", "deals", "position", "game"
 ALLOWED_UPWARD = {
     "solver": set(),
     "stats": {"solver"},
+    "progress": set(),
     "web": {"solver"},
-    "cli": {"solver", "stats", "web"},
+    "cli": {"solver", "stats", "progress", "web"},
 }
 
 

@@ -181,6 +181,21 @@ def test_partial_packs(mode: str) -> None:
     assert result.moves is not None and replay(won, result.moves).is_won()
     lacking_an_ace = Position.from_order("intrigue", ids("QS 5C 4C 3C 2C KC"), mode)
     assert solve(lacking_an_ace).verdict == brute_force(lacking_an_ace) == "lost"
+    # The Seven covers the Four before any Five-pile is open; with one column
+    # there is never a vacant column to dig it out, whatever the dealer does.
+    buried = Position.from_order("intrigue", ids("QS 4C 7C 5C 3C 2C AC KC 6C"), mode)
+    assert solve(buried).verdict == brute_force(buried) == "lost"
+
+
+def test_a_manual_deal_proved_lost() -> None:
+    # Faerie Queen deal 4014 in manual mode: no way of dealing gets more than
+    # 21 cards to the piles.  Each shortcut off must agree (safe moves off
+    # is too slow for a unit test: two million positions).
+    position = Position.start("faerie-queen", 4014, "manual")
+    result = solve(position)
+    assert (result.verdict, result.best) == ("lost", 21)
+    for switch in ("symmetry", "deal_first", "probe"):
+        assert solve(position, **{switch: False}).verdict == "lost"
 
 
 @pytest.mark.parametrize(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -9,7 +10,8 @@ import pytest
 
 from intrigue.cli import main
 from intrigue.errors import DealNumberError, IntrigueError
-from intrigue.stats import ProgressBar, parse_range, percentile, run_stats, summarise, wilson
+from intrigue.progress import ProgressBar, SearchProgress
+from intrigue.stats import parse_range, percentile, run_stats, summarise, wilson
 
 
 @pytest.mark.parametrize(
@@ -159,3 +161,28 @@ def test_dask_local_cluster(tmp_path: Path) -> None:
         6,
     )
     assert len(read_lines(tmp_path / "d.jsonl")) == 6
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_search_progress_draws_on_a_terminal_only_after_a_second() -> None:
+    terminal = _Terminal()
+    progress = SearchProgress(2_000_000, terminal)
+    progress(4096)
+    assert terminal.getvalue() == ""  # the first second stays quiet
+    progress.started -= 2.0
+    progress(1_000_000)
+    line = terminal.getvalue()
+    assert "[###############---------------]" in line
+    assert "1,000,000 of at most 2,000,000 positions" in line
+    progress.close()
+    assert terminal.getvalue().endswith("\r\x1b[K")
+    log = io.StringIO()
+    quiet = SearchProgress(None, log)
+    quiet.started -= 2.0
+    quiet(1_000_000)
+    quiet.close()
+    assert log.getvalue() == ""

@@ -22,8 +22,9 @@ from intrigue.errors import IntrigueError
 from intrigue.game import Game
 from intrigue.notation import parse_moves
 from intrigue.position import DEAL_MODES, Position
+from intrigue.progress import ProgressBar, SearchProgress
 from intrigue.solver import DEFAULT_MAX_NODES, solve
-from intrigue.stats import ProgressBar, parse_range, run_stats
+from intrigue.stats import parse_range, run_stats
 from intrigue.variants import GAME_IDS, find_variant
 
 EXIT_OK = 0
@@ -162,7 +163,11 @@ def positive_int(text: str, option: str) -> int:
 def cmd_solve(args: argparse.Namespace) -> dict[str, Any]:
     game = game_from_args(args)
     max_nodes = positive_int(args.max_nodes, "--max-nodes")
-    result = solve(game.position, max_nodes=max_nodes)
+    progress = SearchProgress(max_nodes)
+    try:
+        result = solve(game.position, max_nodes=max_nodes, on_progress=progress)
+    finally:
+        progress.close()
     return {
         "game": game.variant.id,
         "deal": game.deal,

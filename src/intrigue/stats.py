@@ -21,7 +21,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -303,48 +302,3 @@ def summarise(records: list[Record]) -> dict[str, Any]:
 
 
 _QUANTILES = (("p50", 50.0), ("p90", 90.0), ("p99", 99.0), ("max", 100.0))
-
-
-class ProgressBar:
-    """A progress line with ETA on a stream (stderr): redrawn in place on a
-    terminal, one plain line per tenth of the run otherwise."""
-
-    def __init__(self, stream: IO[str] | None = None, width: int = 30) -> None:
-        self.stream = stream if stream is not None else sys.stderr
-        self.tty = self.stream.isatty()
-        self.width = width
-        self.started = time.monotonic()
-        self.first_done: int | None = None
-        self.last_tenth = -1
-
-    def __call__(self, done: int, total: int, counts: dict[str, int]) -> None:
-        if self.first_done is None:
-            self.first_done = done
-        now = time.monotonic()
-        fresh = done - self.first_done
-        eta = (now - self.started) / fresh * (total - done) if fresh else None
-        text = (
-            f"{done}/{total} deals  won {counts['won']} lost {counts['lost']} "
-            f"unknown {counts['unknown']}  ETA {_clock(eta)}"
-        )
-        if self.tty:
-            filled = self.width * done // max(total, 1)
-            bar = "#" * filled + "-" * (self.width - filled)
-            end = "\n" if done >= total else ""
-            self.stream.write(f"\r[{bar}] {text}\x1b[K{end}")
-            self.stream.flush()
-        else:
-            tenth = 10 * done // max(total, 1)
-            if tenth != self.last_tenth:
-                self.last_tenth = tenth
-                self.stream.write(text + "\n")
-                self.stream.flush()
-
-
-def _clock(seconds: float | None) -> str:
-    if seconds is None:
-        return "--:--"
-    s = int(seconds)
-    return (
-        f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
-    )

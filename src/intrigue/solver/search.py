@@ -217,6 +217,8 @@ def _search(
     gen = state.moves
     play_safe = state.play_safe if safe_moves else None
     play_safe_after = state.play_safe_after
+    key_after = state.key_after
+    safe = play_safe is not None
     limit = max_nodes if max_nodes is not None else 1 << 62
 
     if play_safe is not None:
@@ -240,16 +242,24 @@ def _search(
         tops[-1] = k + 1
         mark = len(log)
         move = moves[k]
-        play(move)
-        if play_safe is not None:
-            play_safe_after(move)
+        fast = move >= COLUMN_MOVE and key_after(move, safe) or None
+        if fast is not None:
+            # A column move with no safe move after it: look the key up first.
+            if fast in seen:
+                continue
+            play(move)
+            h = fast
+        else:
+            play(move)
+            if play_safe is not None:
+                play_safe_after(move)
+            if state.on == target:
+                return "won", nodes, state.on
+            h = key()
+            if h in seen:
+                undo_to(mark)
+                continue
         on = state.on
-        if on == target:
-            return "won", nodes, on
-        h = key()
-        if h in seen:
-            undo_to(mark)
-            continue
         seen.add(h)
         nodes += 1
         if on > best:

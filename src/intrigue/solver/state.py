@@ -408,6 +408,28 @@ class SearchState:
                 return
         self.play_safe()
 
+    def key_after(self, code: int, safe_moves: bool) -> bytes | None:
+        """:meth:`key` after column move ``code``, without playing it.
+
+        Most column moves lead to a position already seen, and this answers
+        that without the play/undo round trip.  None when the move would be
+        followed by a safe move (its key depends on that closure).
+        """
+        i, j = divmod(code - COLUMN_MOVE, 8)
+        cols = self.cols
+        src = cols[i]
+        dst = cols[j]
+        if safe_moves and len(src) > 1:
+            under = src[-2]
+            if self.cnt[self.need[under]] >= self.safe_at[under]:
+                return None
+        cols[i] = src[:-1]
+        cols[j] = dst + _ONE[src[-1]]
+        h = self.key()
+        cols[i] = src
+        cols[j] = dst
+        return h
+
     def key(self) -> bytes:
         """The transposition-table key: equal keys mean positions with the same fate.
 
