@@ -21,7 +21,7 @@ from intrigue.deals import deal_order, parse_deal_number
 from intrigue.errors import IntrigueError
 from intrigue.game import Game
 from intrigue.notation import parse_moves
-from intrigue.position import DEAL_MODES, Position
+from intrigue.position import DEAL_MODES
 from intrigue.progress import ProgressBar, SearchProgress
 from intrigue.solver import DEFAULT_MAX_NODES, solve
 from intrigue.stats import parse_range, run_stats
@@ -102,40 +102,38 @@ def cmd_show(args: argparse.Namespace) -> dict[str, Any]:
     return data
 
 
-def picture(position: Position) -> str:
-    """A text picture of a position: piles by kind, columns as rows, the stock."""
-    v = position.variant
+def picture(data: dict[str, Any]) -> str:
+    """A text picture of a position from its ``show --json`` data: piles by
+    kind, columns as rows, the stock."""
+    v = find_variant(data["game"])
     lines = [
-        f"{v.name} deal {position.deal} ({position.mode}): "
-        f"{position.cards_on_piles()} of {v.pile_cards} cards on the piles"
+        f"{v.name} deal {data['deal']} ({data['mode']}): "
+        f"{data['cards_on_piles']} of {v.pile_cards} cards on the piles"
     ]
     for k, kind in enumerate(v.pile_kinds):
         start = v.slot_start[k]
-        tops = [NAME_OF[p[-1]] if p else "--" for p in position.piles[start : start + kind.slots]]
-        complete = sum(1 for p in position.piles[start : start + kind.slots] if len(p) == kind.size)
+        piles = data["piles"][start : start + kind.slots]
+        tops = [p[-1] if p else "--" for p in piles]
+        complete = sum(1 for p in piles if len(p) == kind.size)
         lines.append(f"{kind.name + 's':<11} {' '.join(tops)}   ({complete} complete)")
-    if position.discard:
-        lines.append(f"{'Discarded':<11} {' '.join(NAME_OF[c] for c in position.discard)}")
-    for i, column in enumerate(position.columns, 1):
-        cards = " ".join(NAME_OF[c] for c in column)
-        lines.append(f"{i:>2}: {cards}{'   (vacant)' if len(column) == 1 else ''}")
-    if position.mode == "manual":
-        nxt = NAME_OF[position.stock[0]] if position.stock else "-"
-        lines.append(f"Stock: {len(position.stock)} cards left (next {nxt})")
+    if data["discard"]:
+        lines.append(f"{'Discarded':<11} {' '.join(data['discard'])}")
+    for i, column in enumerate(data["columns"], 1):
+        lines.append(f"{i:>2}: {' '.join(column)}{'   (vacant)' if len(column) == 1 else ''}")
+    if data["mode"] == "manual":
+        stock = data["stock"]
+        lines.append(f"Stock: {len(stock)} cards left (next {stock[0] if stock else '-'})")
     return "\n".join(lines)
 
 
 def print_show(data: dict[str, Any]) -> str:
-    game = Game(data["game"], data["deal"], data["mode"])
-    game.play_all(data["moves"])
-    text = picture(game.position)
     if data["won"]:
         status = "Won."
     elif data["stuck"]:
         status = "No legal move left: the game is lost."
     else:
         status = "Legal moves: " + " ".join(data["legal_moves"])
-    return f"{text}\n{status}"
+    return f"{picture(data)}\n{status}"
 
 
 def cmd_web(args: argparse.Namespace) -> dict[str, Any]:
