@@ -22,8 +22,8 @@ from intrigue.game import Game
 from intrigue.notation import DEAL, Move
 from intrigue.position import Position, validate
 from intrigue.solver import SolverBugError, replay, solve
-from intrigue.solver.search import _auto_deal, tables_for
-from intrigue.solver.state import SearchState, from_move, to_move
+from intrigue.solver.search import deal_holding_back, tables_for
+from intrigue.solver.state import SearchState, from_move, op_to_move, to_move
 from intrigue.variants import GAME_IDS, find_variant
 
 DATA = Path(__file__).parent / "data" / "solver"
@@ -381,10 +381,32 @@ def test_manual_mode_can_replay_the_auto_deal(game: str) -> None:
     # from the start of a deal it must reach exactly the auto start position,
     # which is why an auto-won deal is always manual-won.
     for deal in (1, 2, 3):
-        line, end = _auto_deal(Position.start(game, deal, "manual"))
+        manual = Position.start(game, deal, "manual")
+        state, sent = deal_holding_back(manual, tables_for(manual.variant))
+        line = [op_to_move(op) for op in state.log]
+        end = manual
+        for move in line:
+            assert end.why_illegal(move) is None
+            end = end.apply(move)
         auto = Position.start(game, deal, "auto")
         assert (end.columns, end.piles, end.discard) == (auto.columns, auto.piles, auto.discard)
-        assert line.count(DEAL) == len(auto.order) - Position.start(game, deal, "manual").dealt
+        assert line.count(DEAL) == len(auto.order) - manual.dealt
+        assert len(sent) == auto.cards_on_piles() == len(line) - line.count(DEAL)
+
+
+def test_a_held_back_card_stays_in_the_columns() -> None:
+    manual = Position.start("intrigue", 1, "manual")
+    tables = tables_for(manual.variant)
+    _, sent = deal_holding_back(manual, tables)
+    held = sent[len(sent) // 2]
+    state, sent_holding = deal_holding_back(manual, tables, frozenset((held,)))
+    assert held not in sent_holding
+    end = manual
+    for op in state.log:
+        end = end.apply(op_to_move(op))
+    assert manual.order[held] in end.all_card_ids() and not any(
+        manual.order[held] in pile for pile in end.piles
+    )
 
 
 def test_probe_never_changes_a_verdict() -> None:

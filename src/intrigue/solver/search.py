@@ -29,14 +29,15 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import combinations
 from typing import Any, Literal
 
 from intrigue.errors import IllegalMoveError
 from intrigue.game import Game
-from intrigue.notation import DEAL, PILE, Move
+from intrigue.notation import Move
 from intrigue.position import Position
 from intrigue.solver.rules import Tables, compile_rules
-from intrigue.solver.state import COLUMN_MOVE, SearchState, op_to_move
+from intrigue.solver.state import COLUMN_MOVE, DEAL_CODE, SearchState, op_to_move
 from intrigue.variants import Variant
 
 Verdict = Literal["won", "lost", "unknown"]
@@ -46,6 +47,8 @@ DEFAULT_MAX_NODES = 2_000_000
 seen keys holds at most this many entries (a few hundred MB at worst)."""
 PROBE_NODES = 20_000
 """Budget of the manual-mode probe (the rest of the pack dealt as in auto mode)."""
+HOLD_BACK_NODES = 500
+"""Budget of each manual-mode probe that holds back one or two cards of the auto deal."""
 PROGRESS_EVERY = 4096
 """Nodes between two deadline checks / progress callbacks (a power of two)."""
 
@@ -103,7 +106,7 @@ def solve(
     ``deadline`` is an absolute :func:`time.monotonic` value; ``on_progress``
     is called with the node count every :data:`PROGRESS_EVERY` nodes and at
     the end.  ``safe_moves``, ``symmetry`` and ``deal_first`` switch the
-    shortcuts, ``probe`` the manual-mode probe (for tests; each is proved
+    shortcuts, ``probe`` the manual-mode probes (for tests; each is proved
     safe in ``docs/solver.md``).  "lost" is returned only after an exhaustive
     search, "unknown" only when ``max_nodes`` or ``deadline`` cut the search
     short.
@@ -121,15 +124,14 @@ def solve(
     used = 0
     probe_best = 0
     if probe and position.mode == "manual" and not position.pack_dealt:
-        # A cheap first try: deal the rest as the auto mode would (every
-        # card straight up if it can go, then the cascade), and solve the
-        # end position with a small budget.  A win there is a win here.
-        line, end = _auto_deal(position)
-        budget = PROBE_NODES if max_nodes is None else min(PROBE_NODES, max(1, max_nodes // 4))
-        state = SearchState(end, tables, symmetry=symmetry, deal_first=deal_first)
-        verdict, used, probe_best = _search(state, budget, deadline, None, safe_moves)
-        if verdict == "won":
-            line += tuple(op_to_move(op) for op in state.log)
+        # Cheap first tries: deal the rest as the auto mode would, holding
+        # back none, one or two of the cards it sends up, and solve each end
+        # position with a small budget.  A win there is a win here.
+        share = None if max_nodes is None else max(1, max_nodes // 2)
+        line, used, probe_best = _probe(
+            position, tables, share, deadline, on_progress, symmetry, deal_first
+        )
+        if line is not None:
             replay(position, line)
             if on_progress is not None:
                 on_progress(used)
@@ -148,34 +150,95 @@ def solve(
     return SolveResult(verdict, moves, used + nodes, time.perf_counter() - started, best)
 
 
-def _auto_deal(position: Position) -> tuple[tuple[Move, ...], Position]:
-    """Deal the rest of the stock as ``auto`` mode does, by legal manual moves.
+def deal_holding_back(
+    position: Position,
+    tables: Tables,
+    held: frozenset[int] = frozenset(),
+    *,
+    symmetry: bool = True,
+    deal_first: bool = True,
+) -> tuple[SearchState, list[int]]:
+    """Deal the rest of the stock as ``auto`` mode does, by legal manual moves,
+    except that the cards dealt ``held`` (stock indices) never go up during it.
 
-    Each dealt card that can go to a pile goes there at once, then the
-    cascade runs (the leftmost column top that can go up, again and again).
-    Only engine calls: the result is a legal line and where it ends.
+    Each dealt card that can go to a pile goes there at once, then the cascade
+    runs (the leftmost column top that can go up, again and again).  Returns
+    the state at the end, whose log is the line played, and the stock indices
+    of the cards sent up, in order.  With nothing held back this reaches
+    exactly the auto deal's position (``test_manual_mode_can_replay_the_auto_deal``).
     """
-    line: list[Move] = []
-    while not position.pack_dealt:
-        card = position.stock[0]
-        position = position.apply(DEAL)
-        line.append(DEAL)
-        newest = len(position.columns)
-        if position.top(newest) == card and position.pile_slot_for(card) is not None:
-            position = position.apply(Move(newest, PILE))
-            line.append(Move(newest, PILE))
+    state = SearchState(position, tables, symmetry=symmetry, deal_first=deal_first)
+    where = {card: k for k, card in enumerate(position.order)}
+    dealt = [[where[c] for c in column[1:]] for column in position.columns]
+    cols = state.cols
+    sent: list[int] = []
+
+    def send_up(i: int) -> None:
+        state.play(i)
+        sent.append(dealt[i].pop())
+
+    while state.dealt < state.n_order:
+        k = state.dealt
+        state.play(DEAL_CODE)
+        if len(cols) > len(dealt):
+            dealt.append([])
+        elif len(cols[-1]) > len(dealt[-1]):
+            dealt[-1].append(k)
+            if k not in held and state.can_up(cols[-1][-1]):
+                send_up(len(cols) - 1)
         cascade = True
         while cascade:
             cascade = False
-            for i in range(1, len(position.columns) + 1):
-                top = position.top(i)
-                if top is not None and position.pile_slot_for(top) is not None:
-                    move = Move(i, PILE)
-                    position = position.apply(move)
-                    line.append(move)
+            for i, col in enumerate(cols):
+                if col and dealt[i][-1] not in held and state.can_up(col[-1]):
+                    send_up(i)
                     cascade = True
                     break
-    return tuple(line), position
+    return state, sent
+
+
+def _probe(
+    position: Position,
+    tables: Tables,
+    budget: int | None,
+    deadline: float | None,
+    on_progress: Callable[[int], None] | None,
+    symmetry: bool,
+    deal_first: bool,
+) -> tuple[tuple[Move, ...] | None, int, int]:
+    """The manual-mode probes: (winning line or None, nodes used, best seen).
+
+    First the auto deal itself, searched with up to :data:`PROBE_NODES`
+    positions; then the auto deal holding back one, then two, of the cards it
+    sent up (a held card stays in the columns, where it may leave the pile to
+    a twin that needs it more), each searched with :data:`HOLD_BACK_NODES`.
+    Each try also counts the moves of its dealing as nodes; ``budget`` caps the total.
+    """
+    limit = budget if budget is not None else 1 << 62
+    first = min(PROBE_NODES, max(1, limit // 4))
+    state, sent = deal_holding_back(position, tables, symmetry=symmetry, deal_first=deal_first)
+    verdict, used, best = _search(state, first, deadline, None, True)
+    if verdict == "won":
+        return tuple(op_to_move(op) for op in state.log), used, best
+    tries = [frozenset((k,)) for k in sent]
+    tries += [frozenset(pair) for pair in combinations(sent, 2)]
+    for held in tries:
+        if used + HOLD_BACK_NODES > limit:
+            break
+        if deadline is not None and time.monotonic() >= deadline:
+            break
+        state, _ = deal_holding_back(
+            position, tables, held, symmetry=symmetry, deal_first=deal_first
+        )
+        dealing = len(state.log)
+        verdict, nodes, seen = _search(state, HOLD_BACK_NODES, deadline, None, True)
+        used += nodes + dealing
+        best = max(best, seen)
+        if on_progress is not None:
+            on_progress(used)
+        if verdict == "won":
+            return tuple(op_to_move(op) for op in state.log), used, best
+    return None, used, best
 
 
 def replay(position: Position, moves: tuple[Move, ...]) -> Position:
