@@ -47,6 +47,8 @@ DEFAULT_MAX_NODES = 2_000_000
 seen keys holds at most this many entries (a few hundred MB at worst)."""
 PROBE_NODES = 20_000
 """Budget of the manual-mode probe (the rest of the pack dealt as in auto mode)."""
+PROBE_SHARE_UNLIMITED = 500_000
+"""The probes' budget when the search itself has no node limit."""
 HOLD_BACK_NODES = 500
 """Budget of each manual-mode probe that holds back one or two cards of the auto deal."""
 PROGRESS_EVERY = 4096
@@ -121,33 +123,55 @@ def solve(
     """
     started = time.perf_counter()
     tables = tables_for(position.variant)
+    options = {"symmetry": symmetry, "deal_first": deal_first}
     used = 0
-    probe_best = 0
-    if probe and position.mode == "manual" and not position.pack_dealt:
-        # Cheap first tries: deal the rest as the auto mode would, holding
-        # back none, one or two of the cards it sends up, and solve each end
-        # position with a small budget.  A win there is a win here.
-        share = None if max_nodes is None else max(1, max_nodes // 2)
-        line, used, probe_best = _probe(
-            position, tables, share, deadline, on_progress, symmetry, deal_first
+    best = 0
+
+    def progress_from(offset: int) -> Callable[[int], None] | None:
+        if on_progress is None:
+            return None
+        report = on_progress
+        return lambda nodes: report(offset + nodes)
+
+    def finish(verdict: Verdict, moves: tuple[Move, ...] | None) -> SolveResult:
+        if moves is not None:
+            replay(position, moves)
+        if on_progress is not None:
+            on_progress(used)
+        return SolveResult(verdict, moves, used, time.perf_counter() - started, best)
+
+    probing = probe and position.mode == "manual" and not position.pack_dealt
+    if probing and max_nodes is not None:
+        # Late in the deal a small search often decides at once: try it
+        # before spending budget on the probes.
+        state = SearchState(position, tables, **options)
+        verdict, nodes, best = _search(
+            state, max(1, max_nodes // 8), deadline, progress_from(0), safe_moves
         )
+        used += nodes
+        if verdict != "unknown":
+            line = tuple(op_to_move(op) for op in state.log) if verdict == "won" else None
+            return finish(verdict, line)
+    if probing:
+        # Deal the rest as the auto mode would, holding back none, one or two
+        # of the cards it sends up, and search each end a little.
+        share = max_nodes // 4 if max_nodes is not None else PROBE_SHARE_UNLIMITED
+        line, nodes, seen = _probe(
+            position, tables, max(1, share), deadline, progress_from(used), **options
+        )
+        used += nodes
+        best = max(best, seen)
         if line is not None:
-            replay(position, line)
-            if on_progress is not None:
-                on_progress(used)
-            return SolveResult("won", line, used, time.perf_counter() - started, probe_best)
-    state = SearchState(position, tables, symmetry=symmetry, deal_first=deal_first)
+            return finish("won", line)
+    state = SearchState(position, tables, **options)
     rest = None if max_nodes is None else max(1, max_nodes - used)
-    verdict, nodes, best = _search(state, rest, deadline, on_progress, safe_moves)
-    moves = None
-    if verdict == "won":
-        moves = tuple(op_to_move(op) for op in state.log)
-        replay(position, moves)
-    elif verdict == "unknown":
-        best = max(best, probe_best)
-    if on_progress is not None:
-        on_progress(used + nodes)
-    return SolveResult(verdict, moves, used + nodes, time.perf_counter() - started, best)
+    verdict, nodes, seen = _search(state, rest, deadline, progress_from(used), safe_moves)
+    used += nodes
+    if verdict == "lost":
+        best = seen  # exhaustive: exactly the most cards that can go up
+    else:
+        best = max(best, seen)
+    return finish(verdict, tuple(op_to_move(op) for op in state.log) if verdict == "won" else None)
 
 
 def deal_holding_back(
@@ -200,9 +224,10 @@ def deal_holding_back(
 def _probe(
     position: Position,
     tables: Tables,
-    budget: int | None,
+    budget: int,
     deadline: float | None,
     on_progress: Callable[[int], None] | None,
+    *,
     symmetry: bool,
     deal_first: bool,
 ) -> tuple[tuple[Move, ...] | None, int, int]:
@@ -214,7 +239,7 @@ def _probe(
     a twin that needs it more), each searched with :data:`HOLD_BACK_NODES`.
     Each try also counts the moves of its dealing as nodes; ``budget`` caps the total.
     """
-    limit = budget if budget is not None else 1 << 62
+    limit = budget
     first = min(PROBE_NODES, max(1, limit // 4))
     state, sent = deal_holding_back(position, tables, symmetry=symmetry, deal_first=deal_first)
     verdict, used, best = _search(state, first, deadline, None, True)
