@@ -239,8 +239,7 @@ def _probe(
     a twin that needs it more), each searched with :data:`HOLD_BACK_NODES`.
     Each try also counts the moves of its dealing as nodes; ``budget`` caps the total.
     """
-    limit = budget
-    first = min(PROBE_NODES, max(1, limit // 4))
+    first = min(PROBE_NODES, max(1, budget // 4))
     state, sent = deal_holding_back(position, tables, symmetry=symmetry, deal_first=deal_first)
     verdict, used, best = _search(state, first, deadline, None, True)
     if verdict == "won":
@@ -248,7 +247,7 @@ def _probe(
     tries = [frozenset((k,)) for k in sent]
     tries += [frozenset(pair) for pair in combinations(sent, 2)]
     for held in tries:
-        if used + HOLD_BACK_NODES > limit:
+        if used + HOLD_BACK_NODES > budget:
             break
         if deadline is not None and time.monotonic() >= deadline:
             break
