@@ -48,7 +48,8 @@ seen keys holds at most this many entries (a few hundred MB at worst)."""
 PROBE_NODES = 20_000
 """Budget of the manual-mode probe (the rest of the pack dealt as in auto mode)."""
 PROBE_SHARE_UNLIMITED = 500_000
-"""The probes' budget when the search itself has no node limit."""
+"""The probes' budget when the search itself has no node limit (and a quarter
+of it, the first plain search's)."""
 HOLD_BACK_NODES = 500
 """Budget of each manual-mode probe that holds back one or two cards of the auto deal."""
 PROGRESS_EVERY = 4096
@@ -141,13 +142,12 @@ def solve(
         return SolveResult(verdict, moves, used, time.perf_counter() - started, best)
 
     probing = probe and position.mode == "manual" and not position.pack_dealt
-    if probing and max_nodes is not None:
+    if probing:
         # Late in the deal a small search often decides at once: try it
         # before spending budget on the probes.
+        quick = max_nodes // 8 if max_nodes is not None else PROBE_SHARE_UNLIMITED // 4
         state = SearchState(position, tables, **options)
-        verdict, nodes, best = _search(
-            state, max(1, max_nodes // 8), deadline, progress_from(0), safe_moves
-        )
+        verdict, nodes, best = _search(state, max(1, quick), deadline, progress_from(0), safe_moves)
         used += nodes
         if verdict != "unknown":
             line = tuple(op_to_move(op) for op in state.log) if verdict == "won" else None
