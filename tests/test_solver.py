@@ -409,6 +409,17 @@ def test_a_held_back_card_stays_in_the_columns() -> None:
     )
 
 
+def test_holding_back_one_card_wins_a_manual_deal() -> None:
+    # Intrigue deal 1136, manual: the plain search finds no win in 40 000
+    # positions (nor in a million); dealing as auto mode does but holding
+    # back one card it would send up wins, and the line replays.
+    position = Position.start("intrigue", 1136, "manual")
+    assert solve(position, max_nodes=40_000, probe=False).verdict == "unknown"
+    result = solve(position, max_nodes=40_000)
+    assert result.verdict == "won" and result.moves is not None
+    assert replay(position, result.moves).is_won()
+
+
 def test_probe_never_changes_a_verdict() -> None:
     for deal in range(1, 9):
         position = Position.start("glencoe", deal, "manual")
