@@ -78,7 +78,6 @@ class Tables:
     discard_rank: int
     build_down: bool
     vacant_any_time: bool
-    pile_cards: int
 
 
 def compile_rules(variant: Variant) -> Tables:
@@ -125,7 +124,6 @@ def compile_rules(variant: Variant) -> Tables:
         discard_rank=variant.discard_rank if variant.discard_rank is not None else -1,
         build_down=variant.build_down,
         vacant_any_time=variant.vacant_column_any_time,
-        pile_cards=variant.pile_cards,
     )
 
 
