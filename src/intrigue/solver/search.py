@@ -150,9 +150,8 @@ def solve(
         verdict, nodes, best = _search(state, max(1, quick), deadline, progress_from(0), safe_moves)
         used += nodes
         if verdict != "unknown":
-            line = tuple(op_to_move(op) for op in state.log) if verdict == "won" else None
+            line = _line(state) if verdict == "won" else None
             return finish(verdict, line)
-    if probing:
         # Deal the rest as the auto mode would, holding back none, one or two
         # of the cards it sends up, and search each end a little.
         share = max_nodes // 4 if max_nodes is not None else PROBE_SHARE_UNLIMITED
@@ -171,7 +170,12 @@ def solve(
         best = seen  # exhaustive: exactly the most cards that can go up
     else:
         best = max(best, seen)
-    return finish(verdict, tuple(op_to_move(op) for op in state.log) if verdict == "won" else None)
+    return finish(verdict, _line(state) if verdict == "won" else None)
+
+
+def _line(state: SearchState) -> tuple[Move, ...]:
+    """The engine moves ``state`` has played (its undo log)."""
+    return tuple(op_to_move(op) for op in state.log)
 
 
 def deal_holding_back(
@@ -243,7 +247,7 @@ def _probe(
     state, sent = deal_holding_back(position, tables, symmetry=symmetry, deal_first=deal_first)
     verdict, used, best = _search(state, first, deadline, None, True)
     if verdict == "won":
-        return tuple(op_to_move(op) for op in state.log), used, best
+        return _line(state), used, best
     tries = [frozenset((k,)) for k in sent]
     tries += [frozenset(pair) for pair in combinations(sent, 2)]
     for held in tries:
@@ -261,7 +265,7 @@ def _probe(
         if on_progress is not None:
             on_progress(used)
         if verdict == "won":
-            return tuple(op_to_move(op) for op in state.log), used, best
+            return _line(state), used, best
     return None, used, best
 
 
