@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 
 from cardlists import ids
 from intrigue.cards import DECK_SIZE, RANK_OF, Card, card_id
@@ -25,6 +24,7 @@ from intrigue.solver import SolverBugError, replay, solve
 from intrigue.solver.search import deal_holding_back, tables_for
 from intrigue.solver.state import SearchState, from_move, op_to_move, to_move
 from intrigue.variants import GAME_IDS, find_variant
+from play import positions
 
 DATA = Path(__file__).parent / "data" / "solver"
 _spec = importlib.util.spec_from_file_location("make_golden", DATA / "make_golden.py")
@@ -80,17 +80,6 @@ def diagnose(position: Position, expected: str) -> str:
     return "\n".join(lines)
 
 
-def random_position(game: str, deal: int, mode: str, picks: list[int]) -> Position:
-    """The position after playing the legal move ``pick % count`` for each pick."""
-    position = Position.start(game, deal, mode)
-    for pick in picks:
-        moves = list(position.legal_moves())
-        if not moves:
-            break
-        position = position.apply(moves[pick % len(moves)])
-    return position
-
-
 SHORTCUT_SETTINGS: list[dict[str, bool]] = [
     {},  # everything on
     {"safe_moves": False},
@@ -99,14 +88,6 @@ SHORTCUT_SETTINGS: list[dict[str, bool]] = [
     {"probe": False},
     {"safe_moves": False, "symmetry": False, "deal_first": False, "probe": False},
 ]
-
-positions = st.builds(
-    random_position,
-    st.sampled_from(GAME_IDS),
-    st.integers(1, 20000),
-    st.sampled_from(("auto", "manual")),
-    st.lists(st.integers(0, 1000), max_size=120),
-)
 
 
 # ---------------------------------------------------------------- golden verdicts

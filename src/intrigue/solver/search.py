@@ -37,8 +37,16 @@ from intrigue.game import Game
 from intrigue.notation import Move
 from intrigue.position import Position
 from intrigue.solver.rules import Tables, compile_rules
-from intrigue.solver.state import COLUMN_MOVE, DEAL_CODE, SearchState, op_to_move
+from intrigue.solver.state import COLUMN_MOVE, DEAL_CODE, SearchState, op_code, op_to_move
 from intrigue.variants import Variant
+
+try:
+    from intrigue.solver import _core
+except ImportError:  # installed without a C compiler: the same search runs in Python
+    NATIVE = False
+else:
+    NATIVE = True
+"""Whether the compiled search (``_core.c``, the same search as :func:`_python_search`) is built."""
 
 Verdict = Literal["won", "lost", "unknown"]
 
@@ -103,6 +111,7 @@ def solve(
     symmetry: bool = True,
     deal_first: bool = True,
     probe: bool = True,
+    native: bool = True,
 ) -> SolveResult:
     """Decide whether ``position`` can be won, and how.
 
@@ -110,7 +119,8 @@ def solve(
     is called with the node count every :data:`PROGRESS_EVERY` nodes and at
     the end.  ``safe_moves``, ``symmetry`` and ``deal_first`` switch the
     shortcuts, ``probe`` the manual-mode probes (for tests; each is proved
-    safe in ``docs/solver.md``).  "lost" is returned only after an exhaustive
+    safe in ``docs/solver.md``); ``native=False`` runs the pure-Python search
+    even where the compiled one is built (the two expand the same positions).  "lost" is returned only after an exhaustive
     search, "unknown" only when ``max_nodes`` or ``deadline`` cut the search
     short.
 
@@ -125,6 +135,7 @@ def solve(
     started = time.perf_counter()
     tables = tables_for(position.variant)
     options = {"symmetry": symmetry, "deal_first": deal_first}
+    search = _search if native else _python_search
     used = 0
     best = 0
 
@@ -147,7 +158,7 @@ def solve(
         # before spending budget on the probes.
         quick = max_nodes // 8 if max_nodes is not None else PROBE_SHARE_UNLIMITED // 4
         state = SearchState(position, tables, **options)
-        verdict, nodes, best = _search(state, max(1, quick), deadline, progress_from(0), safe_moves)
+        verdict, nodes, best = search(state, max(1, quick), deadline, progress_from(0), safe_moves)
         used += nodes
         if verdict != "unknown":
             line = _line(state) if verdict == "won" else None
@@ -156,7 +167,7 @@ def solve(
         # of the cards it sends up, and search each end a little.
         share = max_nodes // 4 if max_nodes is not None else PROBE_SHARE_UNLIMITED
         line, nodes, seen = _probe(
-            position, tables, max(1, share), deadline, progress_from(used), **options
+            position, tables, max(1, share), deadline, progress_from(used), search, **options
         )
         used += nodes
         best = max(best, seen)
@@ -164,7 +175,7 @@ def solve(
             return finish("won", line)
     state = SearchState(position, tables, **options)
     rest = None if max_nodes is None else max(1, max_nodes - used)
-    verdict, nodes, seen = _search(state, rest, deadline, progress_from(used), safe_moves)
+    verdict, nodes, seen = search(state, rest, deadline, progress_from(used), safe_moves)
     used += nodes
     if verdict == "lost":
         best = seen  # exhaustive: exactly the most cards that can go up
@@ -231,6 +242,7 @@ def _probe(
     budget: int,
     deadline: float | None,
     on_progress: Callable[[int], None] | None,
+    search: Searcher,
     *,
     symmetry: bool,
     deal_first: bool,
@@ -245,7 +257,7 @@ def _probe(
     """
     first = min(PROBE_NODES, max(1, budget // 4))
     state, sent = deal_holding_back(position, tables, symmetry=symmetry, deal_first=deal_first)
-    verdict, used, best = _search(state, first, deadline, None, True)
+    verdict, used, best = search(state, first, deadline, None, True)
     if verdict == "won":
         return _line(state), used, best
     tries = [frozenset((k,)) for k in sent]
@@ -259,7 +271,7 @@ def _probe(
             position, tables, held, symmetry=symmetry, deal_first=deal_first
         )
         dealing = len(state.log)
-        verdict, nodes, seen = _search(state, HOLD_BACK_NODES, deadline, None, True)
+        verdict, nodes, seen = search(state, HOLD_BACK_NODES, deadline, None, True)
         used += nodes + dealing
         best = max(best, seen)
         if on_progress is not None:
@@ -289,7 +301,33 @@ def replay(position: Position, moves: tuple[Move, ...]) -> Position:
     return position
 
 
+Searcher = Callable[
+    [SearchState, int | None, float | None, Callable[[int], None] | None, bool],
+    tuple[Verdict, int, int],
+]
+
+
 def _search(
+    state: SearchState,
+    max_nodes: int | None,
+    deadline: float | None,
+    on_progress: Callable[[int], None] | None,
+    safe_moves: bool,
+) -> tuple[Verdict, int, int]:
+    """:func:`_python_search`, by the compiled search where it is built.
+
+    The compiled search leaves ``state`` as it was; on "won" its line is
+    played here, so that ``state.log`` holds the line as after the Python one.
+    """
+    if not NATIVE:
+        return _python_search(state, max_nodes, deadline, on_progress, safe_moves)
+    verdict, nodes, best, ops = _core.search(state, max_nodes, deadline, on_progress, safe_moves)
+    for op in ops or ():
+        state.play(op_code(op))
+    return verdict, nodes, best
+
+
+def _python_search(
     state: SearchState,
     max_nodes: int | None,
     deadline: float | None,

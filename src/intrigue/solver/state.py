@@ -60,14 +60,19 @@ def from_move(move: Move) -> int:
     return COLUMN_MOVE + 8 * (move.source - 1) + (move.target - 1)
 
 
+def op_code(op: int) -> int:
+    """The move code of an undo-log operation (what :meth:`SearchState.play` was given)."""
+    if op < _OP_COLUMN:
+        return op & 15
+    if op == _OP_DEAL:
+        return DEAL_CODE
+    i, j = divmod(op - _OP_COLUMN, 16)
+    return COLUMN_MOVE + 8 * i + j
+
+
 def op_to_move(op: int) -> Move:
     """The engine :class:`Move` that an undo-log operation played."""
-    if op < _OP_COLUMN:
-        return Move((op & 15) + 1, PILE)
-    if op == _OP_DEAL:
-        return DEAL
-    i, j = divmod(op - _OP_COLUMN, 16)
-    return Move(i + 1, j + 1)
+    return to_move(op_code(op))
 
 
 class SearchState:

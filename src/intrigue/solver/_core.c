@@ -1,0 +1,802 @@
+/* The solver's depth-first search, compiled: the same search as the pure-Python
+ * loop in search.py (_python_search) over the same compact state as state.py
+ * (SearchState), move for move.
+ *
+ * Why C: the search is a tight loop over small ints and byte strings, where
+ * CPython spends ~20 us a position; here it is well under 1 us.  Nothing here
+ * is a rule of its own: the state, the move order, the safe-move closure, the
+ * deal-first test and the canonical key are a line-by-line port of state.py,
+ * and tests/test_solver_core.py checks that both searches expand exactly the
+ * same positions (same verdict, node count, best and line) on random positions
+ * of every game and mode, with every shortcut on and off.  Every "won" line is
+ * still replayed through the engine by search.py.
+ *
+ * The transposition table keeps each key in full (nibble-packed when every
+ * type fits in 4 bits), so "lost" stays an exhaustive verdict: no hash
+ * compaction.  The GIL is released while searching and taken back every
+ * PROGRESS_EVERY positions for the deadline, the progress callback and Ctrl-C.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAXCOLS 8
+#define MAXCARDS 112
+#define N_TYPES 22
+#define CNT_SIZE 29
+#define BASES_OF_SUIT 22
+#define BASES 26
+#define DEAL_CODE 8
+#define COLUMN_MOVE 16
+#define OP_COLUMN 1000
+#define OP_DEAL 2000
+#define PROGRESS_EVERY 4096
+#define MAXMOVES 96
+#define KEYMAX (2 + MAXCARDS + MAXCOLS + 8)
+
+/* ------------------------------------------------------------------ state */
+
+typedef struct {
+    int ncols;
+    int len[MAXCOLS];
+    uint8_t col[MAXCOLS][MAXCARDS];
+    int cnt[CNT_SIZE];
+    int need[N_TYPES];
+    int safe_at[N_TYPES];
+    int rank_of_type[N_TYPES];
+    int deal_effect[MAXCARDS];
+    int dealt, n_order, on, goal;
+    int manual, symmetry, deal_first, build_down, vacant_any_time, nibbles;
+    int *log;
+    size_t nlog, caplog;
+} State;
+
+static int log_push(State *s, int op) {
+    if (s->nlog == s->caplog) {
+        size_t cap = s->caplog ? 2 * s->caplog : 1024;
+        int *p = realloc(s->log, cap * sizeof(int));
+        if (!p) return -1;
+        s->log = p;
+        s->caplog = cap;
+    }
+    s->log[s->nlog++] = op;
+    return 0;
+}
+
+static inline int top(const State *s, int i) { return s->col[i][s->len[i] - 1]; }
+
+static inline int can_up(const State *s, int t) { return s->cnt[s->need[t]] > s->cnt[t]; }
+
+static inline int safe_up(const State *s, int t) { return s->cnt[s->need[t]] >= s->safe_at[t]; }
+
+/* state.py SearchState.play; the log is grown before the move, so a failed
+ * allocation leaves the state as it was. */
+static int play(State *s, int code) {
+    if (code < DEAL_CODE) {
+        int t = top(s, code);
+        if (log_push(s, code | t << 4)) return -1;
+        s->len[code]--;
+        s->cnt[t]++;
+        if (t > 13) s->cnt[s->rank_of_type[t]]++;
+        s->on++;
+    } else if (code == DEAL_CODE) {
+        int effect = s->deal_effect[s->dealt];
+        if (log_push(s, OP_DEAL)) return -1;
+        if (effect >= 0) {
+            int last = s->ncols - 1;
+            s->col[last][s->len[last]++] = (uint8_t)effect;
+        } else if (effect <= -10) {
+            s->len[s->ncols++] = 0;
+            s->cnt[BASES]++;
+            s->cnt[BASES_OF_SUIT - 10 - effect]++;
+        }
+        s->dealt++;
+    } else {
+        int i = (code - COLUMN_MOVE) >> 3, j = (code - COLUMN_MOVE) & 7;
+        if (log_push(s, OP_COLUMN + 16 * i + j)) return -1;
+        s->col[j][s->len[j]++] = s->col[i][--s->len[i]];
+    }
+    return 0;
+}
+
+static void undo_to(State *s, size_t mark) {
+    while (s->nlog > mark) {
+        int op = s->log[--s->nlog];
+        if (op < OP_COLUMN) {
+            int t = op >> 4, i = op & 15;
+            s->col[i][s->len[i]++] = (uint8_t)t;
+            s->cnt[t]--;
+            if (t > 13) s->cnt[s->rank_of_type[t]]--;
+            s->on--;
+        } else if (op == OP_DEAL) {
+            int effect = s->deal_effect[--s->dealt];
+            if (effect >= 0) {
+                s->len[s->ncols - 1]--;
+            } else if (effect <= -10) {
+                s->ncols--;
+                s->cnt[BASES]--;
+                s->cnt[BASES_OF_SUIT - 10 - effect]--;
+            }
+        } else {
+            int i = (op - OP_COLUMN) >> 4, j = (op - OP_COLUMN) & 15;
+            s->col[i][s->len[i]++] = s->col[j][--s->len[j]];
+        }
+    }
+}
+
+/* state.py SearchState.play_safe */
+static int play_safe(State *s) {
+    int changed = 1;
+    while (changed) {
+        changed = 0;
+        for (int i = 0; i < s->ncols; i++) {
+            while (s->len[i] && safe_up(s, top(s, i))) {
+                if (play(s, i)) return -1;
+                changed = 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* state.py SearchState.play_safe_after */
+static int play_safe_after(State *s, int code) {
+    if (code >= COLUMN_MOVE) {
+        int i = (code - COLUMN_MOVE) >> 3;
+        if (!s->len[i] || !safe_up(s, top(s, i))) return 0;
+    }
+    return play_safe(s);
+}
+
+/* state.py SearchState.newest_is_stuck */
+static int newest_is_stuck(const State *s) {
+    int last = s->ncols - 1;
+    if (!s->len[last]) return 1;
+    const int *cnt = s->cnt;
+    const int *need = s->need;
+    int x = top(s, last);
+    if (cnt[need[x]] > cnt[x]) return 0;
+    int reach[CNT_SIZE];
+    int heights[MAXCOLS];
+    memcpy(reach, cnt, sizeof reach);
+    memcpy(heights, s->len, sizeof heights);
+    int changed = 1;
+    while (changed) {
+        changed = 0;
+        for (int k = 0; k < last; k++) {
+            int h = heights[k];
+            const uint8_t *col = s->col[k];
+            while (h && reach[need[col[h - 1]]] > cnt[col[h - 1]]) {
+                int y = col[h - 1];
+                reach[s->rank_of_type[y]]++;
+                if (y > 13) reach[y]++;
+                h--;
+                changed = 1;
+            }
+            heights[k] = h;
+        }
+        if (reach[need[x]] > cnt[x]) return 0;
+    }
+    return 1;
+}
+
+static void sort_pairs(int *a, int n) {
+    for (int i = 1; i < n; i++) {
+        int v = a[i], j = i - 1;
+        while (j >= 0 && a[j] > v) {
+            a[j + 1] = a[j];
+            j--;
+        }
+        a[j + 1] = v;
+    }
+}
+
+/* state.py SearchState.moves: the same codes in the same order. */
+static int gen_moves(const State *s, uint8_t *out) {
+    int n = s->ncols, m = 0;
+    const int *cnt = s->cnt;
+    const int *need = s->need;
+    int piles[MAXCOLS], np = 0;
+    for (int i = 0; i < n; i++)
+        if (s->len[i] && can_up(s, top(s, i))) piles[np++] = i;
+    int pack_dealt = s->dealt >= s->n_order;
+    int manual_dealing = s->manual && !pack_dealt;
+    if (manual_dealing) {
+        if (np && piles[np - 1] == n - 1) {
+            out[m++] = (uint8_t)(n - 1);
+            if (!s->vacant_any_time) out[m++] = DEAL_CODE;
+            for (int k = 0; k < np - 1; k++) out[m++] = (uint8_t)piles[k];
+        } else {
+            if (!s->vacant_any_time) out[m++] = DEAL_CODE;
+            for (int k = 0; k < np; k++) out[m++] = (uint8_t)piles[k];
+        }
+    } else {
+        for (int k = 0; k < np; k++) out[m++] = (uint8_t)piles[k];
+    }
+    if (!(pack_dealt || s->vacant_any_time)) {
+        if (s->deal_first && newest_is_stuck(s)) {
+            out[0] = DEAL_CODE;
+            return 1;
+        }
+        return m;
+    }
+    int vacant[MAXCOLS], nv = 0;
+    for (int j = 0; j < n; j++)
+        if (!s->len[j]) vacant[nv++] = j;
+    if (nv && s->symmetry) {
+        if (pack_dealt) {
+            nv = 1;
+        } else {
+            /* Salic Law, manual, stock not empty: the newest column is special. */
+            int keep[2], nk = 0, first_other = -1, has_last = 0;
+            for (int k = 0; k < nv; k++) {
+                if (vacant[k] != n - 1) {
+                    if (first_other < 0) first_other = vacant[k];
+                } else {
+                    has_last = 1;
+                }
+            }
+            if (first_other >= 0) keep[nk++] = first_other;
+            if (has_last) keep[nk++] = n - 1;
+            nv = nk;
+            for (int k = 0; k < nk; k++) vacant[k] = keep[k];
+        }
+    }
+    /* Build targets by the rank of their top card (Faerie Queen). */
+    int targets[16][MAXCOLS], ntargets[16];
+    int any_targets = 0;
+    memset(ntargets, 0, sizeof ntargets);
+    if (s->build_down && pack_dealt) {
+        for (int j = 0; j < n; j++) {
+            if (s->len[j]) {
+                int r = s->rank_of_type[top(s, j)];
+                targets[r][ntargets[r]++] = j;
+                any_targets = 1;
+            }
+        }
+    }
+    int empties[MAXMOVES], ne = 0;
+    int uncovers[MAXMOVES], nu = 0;
+    int builds[MAXMOVES], nb = 0;
+    int to_vacant[MAXMOVES], ntv = 0;
+    for (int i = 0; i < n; i++) {
+        int size = s->len[i];
+        if (!size) continue;
+        int base = COLUMN_MOVE + 8 * i;
+        int *first;
+        int *nfirst;
+        int uncovering;
+        if (size == 1) {
+            first = empties;
+            nfirst = &ne;
+            uncovering = 0;
+        } else {
+            int under = s->col[i][size - 2];
+            uncovering = cnt[need[under]] > cnt[under];
+            first = uncovering ? uncovers : builds;
+            nfirst = uncovering ? &nu : &nb;
+        }
+        /* (size, move) pairs sort as size * 256 + move; empties keep their order. */
+        int tag = first == empties ? 0 : size * 256;
+        if (nv) {
+            int skip = size == 1 && s->symmetry && (pack_dealt || i != n - 1);
+            for (int k = 0; k < nv; k++) {
+                int j = vacant[k];
+                if (skip && (pack_dealt || j != n - 1)) continue;
+                if (uncovering)
+                    uncovers[nu++] = size * 256 + base + j;
+                else
+                    to_vacant[ntv++] = base + j;
+            }
+        }
+        if (any_targets) {
+            int r = s->rank_of_type[top(s, i)] + 1;
+            if (r < 16) {
+                for (int k = 0; k < ntargets[r]; k++) {
+                    int j = targets[r][k];
+                    if (j != i) first[(*nfirst)++] = tag + base + j;
+                }
+            }
+        }
+    }
+    for (int k = 0; k < ne; k++) out[m++] = (uint8_t)empties[k];
+    sort_pairs(uncovers, nu);
+    for (int k = 0; k < nu; k++) out[m++] = (uint8_t)(uncovers[k] & 255);
+    sort_pairs(builds, nb);
+    for (int k = 0; k < nb; k++) out[m++] = (uint8_t)(builds[k] & 255);
+    for (int k = 0; k < ntv; k++) out[m++] = (uint8_t)to_vacant[k];
+    if (manual_dealing) out[m++] = DEAL_CODE; /* Salic Law: dealing comes last */
+    return m;
+}
+
+/* ------------------------------------------------------------------ keys */
+
+/* Columns in key order: any total order of their contents serves (equal keys
+ * must mean equal multisets of columns), so compare 8 bytes at a time. */
+static inline int col_cmp(const State *s, int a, int b) {
+    int la = s->len[a], lb = s->len[b];
+    int n = la < lb ? la : lb;
+    const uint8_t *pa = s->col[a], *pb = s->col[b];
+    for (int k = 0; k < n; k += 8) {
+        uint64_t x, y;
+        memcpy(&x, pa + k, 8); /* the column arrays have room past any length */
+        memcpy(&y, pb + k, 8);
+        x = __builtin_bswap64(x);
+        y = __builtin_bswap64(y);
+        if (n - k < 8) {
+            int drop = 8 * (8 - (n - k));
+            x >>= drop;
+            y >>= drop;
+        }
+        if (x != y) return x < y ? -1 : 1;
+    }
+    return la - lb;
+}
+
+/* The canonical key of state.py SearchState.key, as an injective byte string
+ * of the same equivalence classes: the number dealt (manual mode), then the
+ * columns in key order, each ended by a 0 (types are >= 1), packed two to a
+ * byte when every type fits in a nibble. */
+static size_t make_key(const State *s, uint8_t *out) {
+    int order[MAXCOLS], n = s->ncols, first = 0;
+    for (int i = 0; i < n; i++) order[i] = i;
+    if (s->dealt < s->n_order && n) {
+        if (s->symmetry) {
+            /* the newest column keeps its place (first); the others are alike */
+            order[0] = n - 1;
+            for (int i = 1; i < n; i++) order[i] = i - 1;
+            first = 1;
+        } else {
+            first = n;
+        }
+    } else if (!s->symmetry) {
+        first = n;
+    }
+    /* Sort by the first 8 cards, then by col_cmp on ties. */
+    uint64_t head[MAXCOLS];
+    for (int i = first; i < n; i++) {
+        int c = order[i], len = s->len[c];
+        uint64_t x;
+        memcpy(&x, s->col[c], 8);
+        x = __builtin_bswap64(x);
+        if (len < 8) x = len ? (x >> (8 * (8 - len))) << (8 * (8 - len)) : 0;
+        head[c] = x;
+    }
+    for (int i = first + 1; i < n; i++) {
+        int v = order[i], j = i - 1;
+        while (j >= first &&
+               (head[order[j]] > head[v] || (head[order[j]] == head[v] && col_cmp(s, order[j], v) > 0))) {
+            order[j + 1] = order[j];
+            j--;
+        }
+        order[j + 1] = v;
+    }
+    uint8_t sym[MAXCARDS + MAXCOLS + 8];
+    size_t ns = 0;
+    for (int k = 0; k < n; k++) {
+        int i = order[k];
+        memcpy(sym + ns, s->col[i], (size_t)s->len[i]);
+        ns += (size_t)s->len[i];
+        sym[ns++] = 0;
+    }
+    sym[ns] = 0;
+    size_t w = 0;
+    out[w++] = (uint8_t)(s->manual ? s->dealt : 0);
+    if (s->nibbles) {
+        for (size_t k = 0; k < ns; k += 2) out[w++] = (uint8_t)(sym[k] << 4 | sym[k + 1]);
+    } else {
+        memcpy(out + w, sym, ns);
+        w += ns;
+    }
+    return w;
+}
+
+/* state.py SearchState.key_after; 0 when a safe move would follow. */
+static size_t key_after(State *s, int code, int safe_moves, uint8_t *out) {
+    int i = (code - COLUMN_MOVE) >> 3, j = (code - COLUMN_MOVE) & 7;
+    if (safe_moves && s->len[i] > 1) {
+        int under = s->col[i][s->len[i] - 2];
+        if (safe_up(s, under)) return 0;
+    }
+    uint8_t card = s->col[i][--s->len[i]];
+    s->col[j][s->len[j]++] = card;
+    size_t n = make_key(s, out);
+    s->len[j]--;
+    s->col[i][s->len[i]++] = card;
+    return n;
+}
+
+/* ------------------------------------------------------------------ the table */
+
+/* Open addressing; a slot holds (arena offset + 1) << 20 | 20 bits of the hash,
+ * 0 for empty.  Keys live in the arena, each behind a one-byte length. */
+typedef struct {
+    uint64_t *slots;
+    size_t cap, count;
+    uint8_t *arena;
+    size_t used, room;
+} Table;
+
+static uint64_t hash_key(const uint8_t *p, size_t n) {
+    uint64_t h = 0x9E3779B97F4A7C15ULL ^ (uint64_t)n;
+    while (n >= 8) {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        h = (h ^ v) * 0xff51afd7ed558ccdULL;
+        h ^= h >> 32;
+        p += 8;
+        n -= 8;
+    }
+    uint64_t v = 0;
+    memcpy(&v, p, n);
+    h = (h ^ v) * 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 29;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 32;
+    return h;
+}
+
+#define TAG_BITS 20
+#define TAG_MASK ((1ULL << TAG_BITS) - 1)
+
+static int table_init(Table *t) {
+    t->cap = 1 << 16;
+    t->count = 0;
+    t->slots = calloc(t->cap, sizeof(uint64_t));
+    t->room = 1 << 20;
+    t->used = 0;
+    t->arena = malloc(t->room);
+    return t->slots && t->arena ? 0 : -1;
+}
+
+static void table_free(Table *t) {
+    free(t->slots);
+    free(t->arena);
+}
+
+static int table_grow(Table *t) {
+    size_t cap = t->cap * 2;
+    uint64_t *slots = calloc(cap, sizeof(uint64_t));
+    if (!slots) return -1;
+    for (size_t k = 0; k < t->cap; k++) {
+        uint64_t e = t->slots[k];
+        if (!e) continue;
+        const uint8_t *key = t->arena + (e >> TAG_BITS) - 1;
+        size_t idx = (size_t)(hash_key(key + 1, key[0]) >> TAG_BITS) & (cap - 1);
+        while (slots[idx]) idx = (idx + 1) & (cap - 1);
+        slots[idx] = e;
+    }
+    free(t->slots);
+    t->slots = slots;
+    t->cap = cap;
+    return 0;
+}
+
+/* 1 if the key was new (and is now in), 0 if it was there, -1 out of memory. */
+static int table_add(Table *t, const uint8_t *key, size_t n) {
+    uint64_t h = hash_key(key, n);
+    uint64_t tag = h & TAG_MASK;
+    size_t mask = t->cap - 1;
+    size_t idx = (size_t)(h >> TAG_BITS) & mask;
+    for (;;) {
+        uint64_t e = t->slots[idx];
+        if (!e) break;
+        if ((e & TAG_MASK) == tag) {
+            const uint8_t *k = t->arena + (e >> TAG_BITS) - 1;
+            if (k[0] == n && !memcmp(k + 1, key, n)) return 0;
+        }
+        idx = (idx + 1) & mask;
+    }
+    if (t->used + n + 1 > t->room) {
+        size_t room = t->room * 2;
+        uint8_t *arena = realloc(t->arena, room);
+        if (!arena) return -1;
+        t->arena = arena;
+        t->room = room;
+    }
+    t->slots[idx] = (uint64_t)(t->used + 1) << TAG_BITS | tag;
+    t->arena[t->used] = (uint8_t)n;
+    memcpy(t->arena + t->used + 1, key, n);
+    t->used += n + 1;
+    t->count++;
+    if (t->count * 4 >= t->cap * 3 && table_grow(t)) return -1;
+    return 1;
+}
+
+/* ------------------------------------------------------------------ the search */
+
+typedef struct {
+    uint8_t moves[MAXMOVES];
+    uint8_t n, k;
+    size_t mark;
+} Frame;
+
+static double monotonic(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+enum { WON, LOST, UNKNOWN, FAILED };
+
+typedef struct {
+    long long limit;
+    double deadline; /* < 0: none */
+    PyObject *on_progress;
+    int safe_moves;
+    long long nodes;
+    int best;
+} Limits;
+
+/* Take the GIL back for the deadline, progress and Ctrl-C; 1 to stop
+ * ("unknown"), -1 on a Python exception. */
+static int checkpoint(Limits *lim, PyThreadState **ts) {
+    PyEval_RestoreThread(*ts);
+    int stop = 0;
+    if (PyErr_CheckSignals()) {
+        stop = -1;
+    } else if (lim->deadline >= 0 && monotonic() >= lim->deadline) {
+        stop = 1;
+    } else if (lim->on_progress) {
+        PyObject *r = PyObject_CallFunction(lim->on_progress, "L", lim->nodes);
+        if (!r) stop = -1;
+        Py_XDECREF(r);
+    }
+    *ts = PyEval_SaveThread();
+    return stop;
+}
+
+/* search.py _python_search, step for step. */
+static int search(State *s, Limits *lim) {
+    int safe = lim->safe_moves;
+    uint8_t key[KEYMAX];
+    Table table;
+    Frame *stack = NULL;
+    size_t depth = 0, room = 0;
+    int result = FAILED;
+    if (table_init(&table)) goto oom;
+    if (safe && play_safe(s)) goto oom;
+    lim->best = s->on;
+    lim->nodes = 1;
+    if (s->on == s->goal) {
+        table_free(&table);
+        return WON;
+    }
+    if (table_add(&table, key, make_key(s, key)) < 0) goto oom;
+    room = 256;
+    stack = malloc(room * sizeof(Frame));
+    if (!stack) goto oom;
+    stack[0].n = (uint8_t)gen_moves(s, stack[0].moves);
+    stack[0].k = 0;
+    stack[0].mark = 0;
+    depth = 1;
+    PyThreadState *ts = PyEval_SaveThread();
+    while (depth) {
+        Frame *f = &stack[depth - 1];
+        if (f->k == f->n) {
+            undo_to(s, f->mark);
+            depth--;
+            continue;
+        }
+        int move = f->moves[f->k++];
+        size_t mark = s->nlog;
+        size_t n = move >= COLUMN_MOVE ? key_after(s, move, safe, key) : 0;
+        if (n) {
+            int added = table_add(&table, key, n);
+            if (added < 0) goto oom_threaded;
+            if (!added) continue;
+            if (play(s, move)) goto oom_threaded;
+        } else {
+            if (play(s, move)) goto oom_threaded;
+            if (safe && play_safe_after(s, move)) goto oom_threaded;
+            if (s->on == s->goal) {
+                result = WON;
+                break;
+            }
+            int added = table_add(&table, key, make_key(s, key));
+            if (added < 0) goto oom_threaded;
+            if (!added) {
+                undo_to(s, mark);
+                continue;
+            }
+        }
+        lim->nodes++;
+        if (s->on > lim->best) lim->best = s->on;
+        if (lim->nodes >= lim->limit) {
+            result = UNKNOWN;
+            break;
+        }
+        if (!(lim->nodes & (PROGRESS_EVERY - 1))) {
+            int stop = checkpoint(lim, &ts);
+            if (stop) {
+                result = stop > 0 ? UNKNOWN : FAILED;
+                break;
+            }
+        }
+        if (depth == room) {
+            Frame *p = realloc(stack, 2 * room * sizeof(Frame));
+            if (!p) goto oom_threaded;
+            stack = p;
+            room *= 2;
+        }
+        Frame *c = &stack[depth++];
+        c->n = (uint8_t)gen_moves(s, c->moves);
+        c->k = 0;
+        c->mark = mark;
+        if (move >= COLUMN_MOVE && s->nlog == mark + 1) {
+            /* Moving the card straight back gives the parent position again. */
+            int back = COLUMN_MOVE + 8 * ((move - COLUMN_MOVE) & 7) + ((move - COLUMN_MOVE) >> 3);
+            for (int k = 0; k < c->n; k++) {
+                if (c->moves[k] == back) {
+                    memmove(c->moves + k, c->moves + k + 1, (size_t)(c->n - k - 1));
+                    c->n--;
+                    break;
+                }
+            }
+        }
+    }
+    if (!depth && result == FAILED) result = LOST;
+    PyEval_RestoreThread(ts);
+    if (result == WON) lim->best = s->on;
+    free(stack);
+    table_free(&table);
+    return result;
+oom_threaded:
+    PyEval_RestoreThread(ts);
+oom:
+    free(stack);
+    table_free(&table);
+    PyErr_NoMemory();
+    return FAILED;
+}
+
+/* ------------------------------------------------------------------ Python glue */
+
+static int get_int(PyObject *obj, const char *name, int *out) {
+    PyObject *v = PyObject_GetAttrString(obj, name);
+    if (!v) return -1;
+    long x = PyLong_AsLong(v);
+    Py_DECREF(v);
+    if (x == -1 && PyErr_Occurred()) return -1;
+    *out = (int)x;
+    return 0;
+}
+
+static int get_ints(PyObject *obj, const char *name, int *out, Py_ssize_t size, int *count) {
+    PyObject *v = PyObject_GetAttrString(obj, name);
+    if (!v) return -1;
+    PyObject *seq = PySequence_Fast(v, name);
+    Py_DECREF(v);
+    if (!seq) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n > size) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "%s has %zd entries, at most %zd fit", name, n, size);
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        long x = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, k));
+        if (x == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        out[k] = (int)x;
+    }
+    Py_DECREF(seq);
+    if (count) *count = (int)n;
+    return 0;
+}
+
+static int load_state(PyObject *obj, State *s) {
+    memset(s, 0, sizeof *s);
+    PyObject *tables = NULL, *cols = NULL;
+    int n_rank = 0;
+    if (get_ints(obj, "cnt", s->cnt, CNT_SIZE, NULL) || get_ints(obj, "need", s->need, N_TYPES, NULL) ||
+        get_ints(obj, "safe_at", s->safe_at, N_TYPES, NULL) ||
+        get_ints(obj, "rank_of_type", s->rank_of_type, N_TYPES, &n_rank) ||
+        get_ints(obj, "deal_effect", s->deal_effect, MAXCARDS, NULL) || get_int(obj, "dealt", &s->dealt) ||
+        get_int(obj, "n_order", &s->n_order) || get_int(obj, "on", &s->on) || get_int(obj, "goal", &s->goal) ||
+        get_int(obj, "manual", &s->manual) || get_int(obj, "symmetry", &s->symmetry) ||
+        get_int(obj, "deal_first", &s->deal_first))
+        return -1;
+    tables = PyObject_GetAttrString(obj, "tables");
+    if (!tables) return -1;
+    if (get_int(tables, "build_down", &s->build_down) || get_int(tables, "vacant_any_time", &s->vacant_any_time)) {
+        Py_DECREF(tables);
+        return -1;
+    }
+    Py_DECREF(tables);
+    cols = PyObject_GetAttrString(obj, "cols");
+    if (!cols) return -1;
+    if (!PyList_Check(cols) || PyList_GET_SIZE(cols) > MAXCOLS) {
+        Py_DECREF(cols);
+        PyErr_SetString(PyExc_ValueError, "cols must be a list of at most 8 bytes");
+        return -1;
+    }
+    s->ncols = (int)PyList_GET_SIZE(cols);
+    int max_type = 0;
+    for (int i = 0; i < s->ncols; i++) {
+        PyObject *c = PyList_GET_ITEM(cols, i);
+        if (!PyBytes_Check(c) || PyBytes_GET_SIZE(c) > MAXCARDS - MAXCOLS) {
+            Py_DECREF(cols);
+            PyErr_SetString(PyExc_ValueError, "a column must be bytes of at most 104 types");
+            return -1;
+        }
+        s->len[i] = (int)PyBytes_GET_SIZE(c);
+        memcpy(s->col[i], PyBytes_AS_STRING(c), (size_t)s->len[i]);
+        for (int k = 0; k < s->len[i]; k++)
+            if (s->col[i][k] > max_type) max_type = s->col[i][k];
+    }
+    Py_DECREF(cols);
+    for (int k = s->dealt; k < s->n_order && k < MAXCARDS; k++)
+        if (s->deal_effect[k] > max_type) max_type = s->deal_effect[k];
+    s->nibbles = max_type < 16;
+    if (s->n_order > MAXCARDS - MAXCOLS || s->dealt > s->n_order) {
+        PyErr_SetString(PyExc_ValueError, "the stock does not fit");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *core_search(PyObject *self, PyObject *args, PyObject *kwargs) {
+    (void)self;
+    static char *kwlist[] = {"state", "max_nodes", "deadline", "on_progress", "safe_moves", NULL};
+    PyObject *obj, *max_nodes = Py_None, *deadline = Py_None, *on_progress = Py_None;
+    int safe_moves = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OOOp", kwlist, &obj, &max_nodes, &deadline, &on_progress,
+                                     &safe_moves))
+        return NULL;
+    Limits lim;
+    memset(&lim, 0, sizeof lim);
+    lim.limit = 1LL << 62;
+    if (max_nodes != Py_None) {
+        lim.limit = PyLong_AsLongLong(max_nodes);
+        if (lim.limit == -1 && PyErr_Occurred()) return NULL;
+    }
+    lim.deadline = -1;
+    if (deadline != Py_None) {
+        lim.deadline = PyFloat_AsDouble(deadline);
+        if (lim.deadline == -1 && PyErr_Occurred()) return NULL;
+        if (lim.deadline < 0) lim.deadline = 0;
+    }
+    lim.on_progress = on_progress == Py_None ? NULL : on_progress;
+    lim.safe_moves = safe_moves;
+    State s;
+    if (load_state(obj, &s)) return NULL;
+    int result = search(&s, &lim);
+    if (result == FAILED) {
+        free(s.log);
+        return NULL;
+    }
+    static const char *names[] = {"won", "lost", "unknown"};
+    PyObject *line = Py_None;
+    Py_INCREF(line);
+    if (result == WON) {
+        Py_DECREF(line);
+        line = PyList_New((Py_ssize_t)s.nlog);
+        if (!line) {
+            free(s.log);
+            return NULL;
+        }
+        for (size_t k = 0; k < s.nlog; k++) PyList_SET_ITEM(line, (Py_ssize_t)k, PyLong_FromLong(s.log[k]));
+    }
+    free(s.log);
+    return Py_BuildValue("sLiN", names[result], lim.nodes, lim.best, line);
+}
+
+static PyMethodDef methods[] = {
+    {"search", (PyCFunction)(void (*)(void))core_search, METH_VARARGS | METH_KEYWORDS,
+     "search(state, max_nodes=None, deadline=None, on_progress=None, safe_moves=True)\n"
+     "-> (verdict, nodes, best, ops or None): search.py's depth-first search, compiled."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_core", "The solver's depth-first search, compiled (see search.py).", -1, methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__core(void) { return PyModule_Create(&module); }

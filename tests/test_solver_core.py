@@ -1,0 +1,104 @@
+"""The compiled search (``solver/_core.c``) against the pure-Python one.
+
+The two are the same search: from any position, with any shortcut on or off and
+any node budget, they must expand exactly the same positions -- the same verdict,
+node count, most cards up, and winning line.  That makes the Python search (whose
+move generator is checked against the engine in ``test_solver.py``) the
+specification of the compiled one.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from intrigue.position import Position
+from intrigue.solver import solve
+from intrigue.solver.search import NATIVE
+from intrigue.variants import GAME_IDS
+from play import positions
+
+needs_core = pytest.mark.skipif(not NATIVE, reason="the compiled search is not built")
+
+SETTINGS: list[dict[str, bool]] = [
+    {},
+    {"safe_moves": False},
+    {"symmetry": False},
+    {"deal_first": False},
+    {"probe": False},
+    {"safe_moves": False, "symmetry": False, "deal_first": False, "probe": False},
+]
+
+
+def both(position: Position, **options: object) -> tuple[object, object]:
+    python = solve(position, native=False, **options)  # type: ignore[arg-type]
+    native = solve(position, **options)  # type: ignore[arg-type]
+    fields = ("verdict", "nodes", "best", "moves")
+    return tuple(getattr(python, f) for f in fields), tuple(getattr(native, f) for f in fields)
+
+
+def test_the_compiled_search_is_built() -> None:
+    if not NATIVE:
+        if os.environ.get("CI"):
+            pytest.fail("the compiled search (intrigue.solver._core) was not built in CI")
+        pytest.skip("the compiled search is not built (no C compiler at install time)")
+
+
+@needs_core
+@given(positions, st.sampled_from(SETTINGS), st.integers(1, 3000))
+def test_compiled_search_expands_the_same_positions(
+    position: Position, flags: dict[str, bool], budget: int
+) -> None:
+    python, native = both(position, max_nodes=budget, **flags)
+    assert native == python
+
+
+@needs_core
+@pytest.mark.parametrize("game", GAME_IDS)
+@pytest.mark.parametrize("mode", ["auto", "manual"])
+def test_compiled_search_on_real_deals(game: str, mode: str) -> None:
+    for deal in (1, 2, 3, 43, 184, 4014):
+        python, native = both(Position.start(game, deal, mode), max_nodes=20_000)
+        assert native == python, (game, deal, mode)
+
+
+@needs_core
+def test_progress_and_errors_pass_through() -> None:
+    position = Position.start("faerie-queen", 43)  # lost after ~126 000 positions
+    seen: list[int] = []
+    result = solve(position, max_nodes=20_000, on_progress=seen.append)
+    assert result.verdict == "unknown" and result.nodes == 20_000
+    assert seen == sorted(seen) and seen[0] == 4096 and seen[-1] == 20_000
+
+    class Stop(Exception):
+        pass
+
+    def stop(nodes: int) -> None:
+        raise Stop(nodes)
+
+    with pytest.raises(Stop):
+        solve(position, on_progress=stop)
+
+
+@needs_core
+def test_searches_in_threads_agree() -> None:
+    """The compiled search lets go of the GIL; two at once must not disturb each other."""
+    deals = [43, 47, 1, 2]
+    alone = {d: solve(Position.start("faerie-queen", d), max_nodes=60_000) for d in deals}
+    together: dict[int, object] = {}
+
+    def run(deal: int) -> None:
+        together[deal] = solve(Position.start("faerie-queen", deal), max_nodes=60_000)
+
+    threads = [threading.Thread(target=run, args=(d,)) for d in deals]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for d in deals:
+        a, b = alone[d], together[d]
+        assert (a.verdict, a.nodes, a.moves) == (b.verdict, b.nodes, b.moves)  # type: ignore[attr-defined]
