@@ -11,9 +11,12 @@
  * of every game and mode, with every shortcut on and off.  Every "won" line is
  * still replayed through the engine by search.py.
  *
- * The transposition table keeps each key in full (nibble-packed when every
- * type fits in 4 bits), so "lost" stays an exhaustive verdict: no hash
- * compaction.  The GIL is released while searching and taken back every
+ * Keys: every column content met is interned as a node of a trie (a column
+ * is its parent content plus one card), so a column is one int, kept up to
+ * date as cards are pushed and popped, and a position's key is its dealt
+ * count and its column ids in key order: 36 bytes, stored in full in the
+ * transposition table, so "lost" stays an exhaustive verdict (no hash
+ * compaction).  The GIL is released while searching and taken back every
  * PROGRESS_EVERY positions for the deadline, the progress callback and Ctrl-C.
  */
 #define PY_SSIZE_T_CLEAN
@@ -35,7 +38,107 @@
 #define OP_DEAL 2000
 #define PROGRESS_EVERY 4096
 #define MAXMOVES 96
-#define KEYMAX (2 + MAXCARDS + MAXCOLS + 8)
+#define NO_COLUMN 0xFFFFFFFFu
+
+/* ------------------------------------------------------------------ columns */
+
+/* The trie of column contents.  Node 0 is the empty column; node k > 0 is the
+ * content of node parent[k] with type last[k] on top.  children maps
+ * (parent << 5 | type) + 1 to a node, by open addressing. */
+typedef struct {
+    uint32_t *parent;
+    uint8_t *last;
+    uint32_t count, room;
+    uint64_t *child_key;
+    uint32_t *child_id;
+    size_t child_cap;
+} Trie;
+
+static inline uint64_t mix64(uint64_t h) {
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return h;
+}
+
+static int trie_init(Trie *t) {
+    memset(t, 0, sizeof *t);
+    t->room = 1 << 16;
+    t->count = 1;
+    t->parent = malloc(t->room * sizeof(uint32_t));
+    t->last = malloc(t->room);
+    t->child_cap = 1 << 17;
+    t->child_key = calloc(t->child_cap, sizeof(uint64_t));
+    t->child_id = malloc(t->child_cap * sizeof(uint32_t));
+    if (!t->parent || !t->last || !t->child_key || !t->child_id) return -1;
+    t->parent[0] = 0;
+    t->last[0] = 0;
+    return 0;
+}
+
+static void trie_free(Trie *t) {
+    free(t->parent);
+    free(t->last);
+    free(t->child_key);
+    free(t->child_id);
+}
+
+static int trie_grow_children(Trie *t) {
+    size_t cap = t->child_cap * 2;
+    uint64_t *keys = calloc(cap, sizeof(uint64_t));
+    uint32_t *ids = malloc(cap * sizeof(uint32_t));
+    if (!keys || !ids) {
+        free(keys);
+        free(ids);
+        return -1;
+    }
+    for (size_t k = 0; k < t->child_cap; k++) {
+        uint64_t key = t->child_key[k];
+        if (!key) continue;
+        size_t idx = (size_t)mix64(key) & (cap - 1);
+        while (keys[idx]) idx = (idx + 1) & (cap - 1);
+        keys[idx] = key;
+        ids[idx] = t->child_id[k];
+    }
+    free(t->child_key);
+    free(t->child_id);
+    t->child_key = keys;
+    t->child_id = ids;
+    t->child_cap = cap;
+    return 0;
+}
+
+/* The node of content `id` with type `type` on top (made if new); NO_COLUMN
+ * when out of memory.  Looking up a content already met never allocates. */
+static uint32_t trie_child(Trie *t, uint32_t id, int type) {
+    uint64_t key = ((uint64_t)id << 5 | (uint64_t)type) + 1;
+    size_t mask = t->child_cap - 1;
+    size_t idx = (size_t)mix64(key) & mask;
+    while (t->child_key[idx]) {
+        if (t->child_key[idx] == key) return t->child_id[idx];
+        idx = (idx + 1) & mask;
+    }
+    if (t->count == t->room) {
+        if (t->room >= 0x80000000u) return NO_COLUMN;
+        uint32_t room = t->room * 2;
+        uint32_t *parent = realloc(t->parent, room * sizeof(uint32_t));
+        if (!parent) return NO_COLUMN;
+        t->parent = parent;
+        uint8_t *last = realloc(t->last, room);
+        if (!last) return NO_COLUMN;
+        t->last = last;
+        t->room = room;
+    }
+    uint32_t node = t->count++;
+    t->parent[node] = id;
+    t->last[node] = (uint8_t)type;
+    t->child_key[idx] = key;
+    t->child_id[idx] = node;
+    if ((size_t)t->count * 2 >= t->child_cap && trie_grow_children(t)) return NO_COLUMN;
+    return node;
+}
 
 /* ------------------------------------------------------------------ state */
 
@@ -49,7 +152,9 @@ typedef struct {
     int rank_of_type[N_TYPES];
     int deal_effect[MAXCARDS];
     int dealt, n_order, on, goal;
-    int manual, symmetry, deal_first, build_down, vacant_any_time, nibbles;
+    int manual, symmetry, deal_first, build_down, vacant_any_time;
+    Trie *trie;
+    uint32_t cid[MAXCOLS]; /* each column's node in the trie */
     int *log;
     size_t nlog, caplog;
 } State;
@@ -78,17 +183,24 @@ static int play(State *s, int code) {
     if (code < DEAL_CODE) {
         int t = top(s, code);
         if (log_push(s, code | t << 4)) return -1;
+        s->cid[code] = s->trie->parent[s->cid[code]];
         s->len[code]--;
         s->cnt[t]++;
         if (t > 13) s->cnt[s->rank_of_type[t]]++;
         s->on++;
     } else if (code == DEAL_CODE) {
         int effect = s->deal_effect[s->dealt];
-        if (log_push(s, OP_DEAL)) return -1;
         if (effect >= 0) {
             int last = s->ncols - 1;
+            uint32_t id = trie_child(s->trie, s->cid[last], effect);
+            if (id == NO_COLUMN || log_push(s, OP_DEAL)) return -1;
+            s->cid[last] = id;
             s->col[last][s->len[last]++] = (uint8_t)effect;
-        } else if (effect <= -10) {
+        } else {
+            if (log_push(s, OP_DEAL)) return -1;
+        }
+        if (effect <= -10) {
+            s->cid[s->ncols] = 0;
             s->len[s->ncols++] = 0;
             s->cnt[BASES]++;
             s->cnt[BASES_OF_SUIT - 10 - effect]++;
@@ -96,17 +208,24 @@ static int play(State *s, int code) {
         s->dealt++;
     } else {
         int i = (code - COLUMN_MOVE) >> 3, j = (code - COLUMN_MOVE) & 7;
-        if (log_push(s, OP_COLUMN + 16 * i + j)) return -1;
+        uint32_t id = trie_child(s->trie, s->cid[j], top(s, i));
+        if (id == NO_COLUMN || log_push(s, OP_COLUMN + 16 * i + j)) return -1;
+        s->cid[j] = id;
+        s->cid[i] = s->trie->parent[s->cid[i]];
         s->col[j][s->len[j]++] = s->col[i][--s->len[i]];
     }
     return 0;
 }
 
+/* Taking a move back only returns to column contents met before, so the trie
+ * lookups here never allocate. */
 static void undo_to(State *s, size_t mark) {
+    Trie *trie = s->trie;
     while (s->nlog > mark) {
         int op = s->log[--s->nlog];
         if (op < OP_COLUMN) {
             int t = op >> 4, i = op & 15;
+            s->cid[i] = trie_child(trie, s->cid[i], t);
             s->col[i][s->len[i]++] = (uint8_t)t;
             s->cnt[t]--;
             if (t > 13) s->cnt[s->rank_of_type[t]]--;
@@ -114,6 +233,7 @@ static void undo_to(State *s, size_t mark) {
         } else if (op == OP_DEAL) {
             int effect = s->deal_effect[--s->dealt];
             if (effect >= 0) {
+                s->cid[s->ncols - 1] = trie->parent[s->cid[s->ncols - 1]];
                 s->len[s->ncols - 1]--;
             } else if (effect <= -10) {
                 s->ncols--;
@@ -122,6 +242,8 @@ static void undo_to(State *s, size_t mark) {
             }
         } else {
             int i = (op - OP_COLUMN) >> 4, j = (op - OP_COLUMN) & 15;
+            s->cid[i] = trie_child(trie, s->cid[i], top(s, j));
+            s->cid[j] = trie->parent[s->cid[j]];
             s->col[i][s->len[i]++] = s->col[j][--s->len[j]];
         }
     }
@@ -314,160 +436,101 @@ static int gen_moves(const State *s, uint8_t *out) {
 
 /* ------------------------------------------------------------------ keys */
 
-/* Columns in key order: any total order of their contents serves (equal keys
- * must mean equal multisets of columns), so compare 8 bytes at a time. */
-static inline int col_cmp(const State *s, int a, int b) {
-    int la = s->len[a], lb = s->len[b];
-    int n = la < lb ? la : lb;
-    const uint8_t *pa = s->col[a], *pb = s->col[b];
-    for (int k = 0; k < n; k += 8) {
-        uint64_t x, y;
-        memcpy(&x, pa + k, 8); /* the column arrays have room past any length */
-        memcpy(&y, pb + k, 8);
-        x = __builtin_bswap64(x);
-        y = __builtin_bswap64(y);
-        if (n - k < 8) {
-            int drop = 8 * (8 - (n - k));
-            x >>= drop;
-            y >>= drop;
-        }
-        if (x != y) return x < y ? -1 : 1;
-    }
-    return la - lb;
-}
+typedef struct {
+    uint32_t col[MAXCOLS];
+    uint32_t dealt;
+    uint32_t tag; /* a part of the hash, never 0: 0 marks an empty slot */
+} Key;
 
-/* The canonical key of state.py SearchState.key, as an injective byte string
- * of the same equivalence classes: the number dealt (manual mode), then the
- * columns in key order, each ended by a 0 (types are >= 1), packed two to a
- * byte when every type fits in a nibble. */
-static size_t make_key(const State *s, uint8_t *out) {
-    int order[MAXCOLS], n = s->ncols, first = 0;
-    for (int i = 0; i < n; i++) order[i] = i;
-    if (s->dealt < s->n_order && n) {
-        if (s->symmetry) {
-            /* the newest column keeps its place (first); the others are alike */
-            order[0] = n - 1;
-            for (int i = 1; i < n; i++) order[i] = i - 1;
-            first = 1;
-        } else {
-            first = n;
-        }
-    } else if (!s->symmetry) {
+/* The canonical key of state.py SearchState.key, with the same equivalence
+ * classes: the number dealt (manual mode), then the column ids in key order
+ * (the newest column first while dealing, the others sorted; with symmetry
+ * off, in place); NO_COLUMN pads the columns not opened yet.  Any total order
+ * of the contents serves for sorting, so the ids' own order does. */
+static void make_key(const State *s, const uint32_t *cid, Key *key) {
+    int n = s->ncols, first = 0;
+    uint32_t *c = key->col;
+    for (int i = 0; i < n; i++) c[i] = cid[i];
+    for (int i = n; i < MAXCOLS; i++) c[i] = NO_COLUMN;
+    if (!s->symmetry) {
         first = n;
-    }
-    /* Sort by the first 8 cards, then by col_cmp on ties. */
-    uint64_t head[MAXCOLS];
-    for (int i = first; i < n; i++) {
-        int c = order[i], len = s->len[c];
-        uint64_t x;
-        memcpy(&x, s->col[c], 8);
-        x = __builtin_bswap64(x);
-        if (len < 8) x = len ? (x >> (8 * (8 - len))) << (8 * (8 - len)) : 0;
-        head[c] = x;
+    } else if (s->dealt < s->n_order && n) {
+        uint32_t newest = c[n - 1];
+        memmove(c + 1, c, (size_t)(n - 1) * sizeof(uint32_t));
+        c[0] = newest;
+        first = 1;
     }
     for (int i = first + 1; i < n; i++) {
-        int v = order[i], j = i - 1;
-        while (j >= first &&
-               (head[order[j]] > head[v] || (head[order[j]] == head[v] && col_cmp(s, order[j], v) > 0))) {
-            order[j + 1] = order[j];
+        uint32_t v = c[i];
+        int j = i - 1;
+        while (j >= first && c[j] > v) {
+            c[j + 1] = c[j];
             j--;
         }
-        order[j + 1] = v;
+        c[j + 1] = v;
     }
-    uint8_t sym[MAXCARDS + MAXCOLS + 8];
-    size_t ns = 0;
-    for (int k = 0; k < n; k++) {
-        int i = order[k];
-        memcpy(sym + ns, s->col[i], (size_t)s->len[i]);
-        ns += (size_t)s->len[i];
-        sym[ns++] = 0;
-    }
-    sym[ns] = 0;
-    size_t w = 0;
-    out[w++] = (uint8_t)(s->manual ? s->dealt : 0);
-    if (s->nibbles) {
-        for (size_t k = 0; k < ns; k += 2) out[w++] = (uint8_t)(sym[k] << 4 | sym[k + 1]);
-    } else {
-        memcpy(out + w, sym, ns);
-        w += ns;
-    }
-    return w;
+    key->dealt = s->manual ? (uint32_t)s->dealt : 0;
+    key->tag = 0;
 }
 
-/* state.py SearchState.key_after; 0 when a safe move would follow. */
-static size_t key_after(State *s, int code, int safe_moves, uint8_t *out) {
+static uint64_t hash_key(const Key *key) {
+    uint64_t h = key->dealt * 0x9E3779B97F4A7C15ULL;
+    for (int i = 0; i < MAXCOLS; i += 2) {
+        h = (h ^ ((uint64_t)key->col[i] | (uint64_t)key->col[i + 1] << 32)) * 0xff51afd7ed558ccdULL;
+        h ^= h >> 31;
+    }
+    return mix64(h);
+}
+
+/* state.py SearchState.key_after; 0 when a safe move would follow, -1 out of memory. */
+static int key_after(State *s, int code, int safe_moves, Key *key) {
     int i = (code - COLUMN_MOVE) >> 3, j = (code - COLUMN_MOVE) & 7;
     if (safe_moves && s->len[i] > 1) {
         int under = s->col[i][s->len[i] - 2];
         if (safe_up(s, under)) return 0;
     }
-    uint8_t card = s->col[i][--s->len[i]];
-    s->col[j][s->len[j]++] = card;
-    size_t n = make_key(s, out);
-    s->len[j]--;
-    s->col[i][s->len[i]++] = card;
-    return n;
+    uint32_t cid[MAXCOLS];
+    memcpy(cid, s->cid, sizeof cid);
+    cid[j] = trie_child(s->trie, cid[j], top(s, i));
+    if (cid[j] == NO_COLUMN) return -1;
+    cid[i] = s->trie->parent[cid[i]];
+    make_key(s, cid, key);
+    return 1;
 }
 
 /* ------------------------------------------------------------------ the table */
 
-/* Open addressing; a slot holds (arena offset + 1) << 20 | 20 bits of the hash,
- * 0 for empty.  Keys live in the arena, each behind a one-byte length. */
+/* The positions expanded: open addressing over whole keys.  Most moves tried
+ * lead back to a position met a moment ago, so a small direct-mapped cache of
+ * recent keys (every one of them also in the table) answers most lookups
+ * without a trip to main memory. */
+#define RECENT 8192
 typedef struct {
-    uint64_t *slots;
+    Key *slots;
     size_t cap, count;
-    uint8_t *arena;
-    size_t used, room;
+    Key recent[RECENT];
 } Table;
 
-static uint64_t hash_key(const uint8_t *p, size_t n) {
-    uint64_t h = 0x9E3779B97F4A7C15ULL ^ (uint64_t)n;
-    while (n >= 8) {
-        uint64_t v;
-        memcpy(&v, p, 8);
-        h = (h ^ v) * 0xff51afd7ed558ccdULL;
-        h ^= h >> 32;
-        p += 8;
-        n -= 8;
-    }
-    uint64_t v = 0;
-    memcpy(&v, p, n);
-    h = (h ^ v) * 0xc4ceb9fe1a85ec53ULL;
-    h ^= h >> 29;
-    h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 32;
-    return h;
-}
-
-#define TAG_BITS 20
-#define TAG_MASK ((1ULL << TAG_BITS) - 1)
-
 static int table_init(Table *t) {
+    memset(t->recent, 0, sizeof t->recent);
     t->cap = 1 << 16;
     t->count = 0;
-    t->slots = calloc(t->cap, sizeof(uint64_t));
-    t->room = 1 << 20;
-    t->used = 0;
-    t->arena = malloc(t->room);
-    return t->slots && t->arena ? 0 : -1;
+    t->slots = calloc(t->cap, sizeof(Key));
+    return t->slots ? 0 : -1;
 }
 
-static void table_free(Table *t) {
-    free(t->slots);
-    free(t->arena);
-}
+static void table_free(Table *t) { free(t->slots); }
 
 static int table_grow(Table *t) {
     size_t cap = t->cap * 2;
-    uint64_t *slots = calloc(cap, sizeof(uint64_t));
+    Key *slots = calloc(cap, sizeof(Key));
     if (!slots) return -1;
     for (size_t k = 0; k < t->cap; k++) {
-        uint64_t e = t->slots[k];
-        if (!e) continue;
-        const uint8_t *key = t->arena + (e >> TAG_BITS) - 1;
-        size_t idx = (size_t)(hash_key(key + 1, key[0]) >> TAG_BITS) & (cap - 1);
-        while (slots[idx]) idx = (idx + 1) & (cap - 1);
-        slots[idx] = e;
+        Key *e = &t->slots[k];
+        if (!e->tag) continue;
+        size_t idx = (size_t)hash_key(e) & (cap - 1);
+        while (slots[idx].tag) idx = (idx + 1) & (cap - 1);
+        slots[idx] = *e;
     }
     free(t->slots);
     t->slots = slots;
@@ -476,33 +539,26 @@ static int table_grow(Table *t) {
 }
 
 /* 1 if the key was new (and is now in), 0 if it was there, -1 out of memory. */
-static int table_add(Table *t, const uint8_t *key, size_t n) {
-    uint64_t h = hash_key(key, n);
-    uint64_t tag = h & TAG_MASK;
+static int table_add(Table *t, Key *key) {
+    uint64_t h = hash_key(key);
+    key->tag = (uint32_t)(h >> 32) | 1;
+    Key *recent = &t->recent[(h >> 40) & (RECENT - 1)];
+    if (recent->tag == key->tag && !memcmp(recent, key, sizeof(Key))) return 0;
     size_t mask = t->cap - 1;
-    size_t idx = (size_t)(h >> TAG_BITS) & mask;
+    size_t idx = (size_t)h & mask;
     for (;;) {
-        uint64_t e = t->slots[idx];
-        if (!e) break;
-        if ((e & TAG_MASK) == tag) {
-            const uint8_t *k = t->arena + (e >> TAG_BITS) - 1;
-            if (k[0] == n && !memcmp(k + 1, key, n)) return 0;
+        Key *e = &t->slots[idx];
+        if (!e->tag) break;
+        if (e->tag == key->tag && !memcmp(e, key, sizeof(Key))) {
+            *recent = *key;
+            return 0;
         }
         idx = (idx + 1) & mask;
     }
-    if (t->used + n + 1 > t->room) {
-        size_t room = t->room * 2;
-        uint8_t *arena = realloc(t->arena, room);
-        if (!arena) return -1;
-        t->arena = arena;
-        t->room = room;
-    }
-    t->slots[idx] = (uint64_t)(t->used + 1) << TAG_BITS | tag;
-    t->arena[t->used] = (uint8_t)n;
-    memcpy(t->arena + t->used + 1, key, n);
-    t->used += n + 1;
+    t->slots[idx] = *key;
+    *recent = *key;
     t->count++;
-    if (t->count * 4 >= t->cap * 3 && table_grow(t)) return -1;
+    if (t->count * 5 >= t->cap * 4 && table_grow(t)) return -1;
     return 1;
 }
 
@@ -552,20 +608,22 @@ static int checkpoint(Limits *lim, PyThreadState **ts) {
 /* search.py _python_search, step for step. */
 static int search(State *s, Limits *lim) {
     int safe = lim->safe_moves;
-    uint8_t key[KEYMAX];
-    Table table;
+    Key key;
+    Table *table = malloc(sizeof(Table)); /* the recent-keys cache is too big for the stack */
     Frame *stack = NULL;
     size_t depth = 0, room = 0;
     int result = FAILED;
-    if (table_init(&table)) goto oom;
+    if (!table || table_init(table)) goto oom;
     if (safe && play_safe(s)) goto oom;
     lim->best = s->on;
     lim->nodes = 1;
     if (s->on == s->goal) {
-        table_free(&table);
+        table_free(table);
+        free(table);
         return WON;
     }
-    if (table_add(&table, key, make_key(s, key)) < 0) goto oom;
+    make_key(s, s->cid, &key);
+    if (table_add(table, &key) < 0) goto oom;
     room = 256;
     stack = malloc(room * sizeof(Frame));
     if (!stack) goto oom;
@@ -583,9 +641,10 @@ static int search(State *s, Limits *lim) {
         }
         int move = f->moves[f->k++];
         size_t mark = s->nlog;
-        size_t n = move >= COLUMN_MOVE ? key_after(s, move, safe, key) : 0;
-        if (n) {
-            int added = table_add(&table, key, n);
+        int fast = move >= COLUMN_MOVE ? key_after(s, move, safe, &key) : 0;
+        if (fast < 0) goto oom_threaded;
+        if (fast) {
+            int added = table_add(table, &key);
             if (added < 0) goto oom_threaded;
             if (!added) continue;
             if (play(s, move)) goto oom_threaded;
@@ -596,7 +655,8 @@ static int search(State *s, Limits *lim) {
                 result = WON;
                 break;
             }
-            int added = table_add(&table, key, make_key(s, key));
+            make_key(s, s->cid, &key);
+            int added = table_add(table, &key);
             if (added < 0) goto oom_threaded;
             if (!added) {
                 undo_to(s, mark);
@@ -642,13 +702,15 @@ static int search(State *s, Limits *lim) {
     PyEval_RestoreThread(ts);
     if (result == WON) lim->best = s->on;
     free(stack);
-    table_free(&table);
+    table_free(table);
+    free(table);
     return result;
 oom_threaded:
     PyEval_RestoreThread(ts);
 oom:
     free(stack);
-    table_free(&table);
+    if (table) table_free(table);
+    free(table);
     PyErr_NoMemory();
     return FAILED;
 }
@@ -690,8 +752,9 @@ static int get_ints(PyObject *obj, const char *name, int *out, Py_ssize_t size, 
     return 0;
 }
 
-static int load_state(PyObject *obj, State *s) {
+static int load_state(PyObject *obj, State *s, Trie *trie) {
     memset(s, 0, sizeof *s);
+    s->trie = trie;
     PyObject *tables = NULL, *cols = NULL;
     int n_rank = 0;
     if (get_ints(obj, "cnt", s->cnt, CNT_SIZE, NULL) || get_ints(obj, "need", s->need, N_TYPES, NULL) ||
@@ -717,7 +780,6 @@ static int load_state(PyObject *obj, State *s) {
         return -1;
     }
     s->ncols = (int)PyList_GET_SIZE(cols);
-    int max_type = 0;
     for (int i = 0; i < s->ncols; i++) {
         PyObject *c = PyList_GET_ITEM(cols, i);
         if (!PyBytes_Check(c) || PyBytes_GET_SIZE(c) > MAXCARDS - MAXCOLS) {
@@ -727,13 +789,22 @@ static int load_state(PyObject *obj, State *s) {
         }
         s->len[i] = (int)PyBytes_GET_SIZE(c);
         memcpy(s->col[i], PyBytes_AS_STRING(c), (size_t)s->len[i]);
-        for (int k = 0; k < s->len[i]; k++)
-            if (s->col[i][k] > max_type) max_type = s->col[i][k];
+        for (int k = 0; k < s->len[i]; k++) {
+            int t = s->col[i][k];
+            if (t < 1 || t >= N_TYPES) {
+                Py_DECREF(cols);
+                PyErr_Format(PyExc_ValueError, "bad card type %d in column %d", t, i);
+                return -1;
+            }
+            s->cid[i] = trie_child(s->trie, s->cid[i], t);
+            if (s->cid[i] == NO_COLUMN) {
+                Py_DECREF(cols);
+                PyErr_NoMemory();
+                return -1;
+            }
+        }
     }
     Py_DECREF(cols);
-    for (int k = s->dealt; k < s->n_order && k < MAXCARDS; k++)
-        if (s->deal_effect[k] > max_type) max_type = s->deal_effect[k];
-    s->nibbles = max_type < 16;
     if (s->n_order > MAXCARDS - MAXCOLS || s->dealt > s->n_order) {
         PyErr_SetString(PyExc_ValueError, "the stock does not fit");
         return -1;
@@ -765,8 +836,17 @@ static PyObject *core_search(PyObject *self, PyObject *args, PyObject *kwargs) {
     lim.on_progress = on_progress == Py_None ? NULL : on_progress;
     lim.safe_moves = safe_moves;
     State s;
-    if (load_state(obj, &s)) return NULL;
+    Trie trie;
+    if (trie_init(&trie)) {
+        trie_free(&trie);
+        return PyErr_NoMemory();
+    }
+    if (load_state(obj, &s, &trie)) {
+        trie_free(&trie);
+        return NULL;
+    }
     int result = search(&s, &lim);
+    trie_free(&trie);
     if (result == FAILED) {
         free(s.log);
         return NULL;
