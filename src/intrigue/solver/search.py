@@ -50,9 +50,10 @@ else:
 
 Verdict = Literal["won", "lost", "unknown"]
 
-DEFAULT_MAX_NODES = 2_000_000
-"""Expanded positions before a search gives up with "unknown".  The table of
-seen keys holds at most this many entries (a few hundred MB at worst)."""
+DEFAULT_MAX_NODES = 25_000_000 if NATIVE else 2_000_000
+"""Expanded positions before a search gives up with "unknown".  The compiled
+search keeps about 50-100 bytes a position (at most about 2 GB at this limit,
+and it decides every Faerie Queen deal 1-1000); the Python one a few hundred."""
 PROBE_NODES = 20_000
 """Budget of the manual-mode probe (the rest of the pack dealt as in auto mode)."""
 PROBE_SHARE_UNLIMITED = 500_000
