@@ -65,11 +65,11 @@ static inline uint64_t mix64(uint64_t h) {
 
 static int trie_init(Trie *t) {
     memset(t, 0, sizeof *t);
-    t->room = 1 << 16;
+    t->room = 1 << 10;
     t->count = 1;
     t->parent = malloc(t->room * sizeof(uint32_t));
     t->last = malloc(t->room);
-    t->child_cap = 1 << 17;
+    t->child_cap = 1 << 11;
     t->child_key = calloc(t->child_cap, sizeof(uint64_t));
     t->child_id = malloc(t->child_cap * sizeof(uint32_t));
     if (!t->parent || !t->last || !t->child_key || !t->child_id) return -1;
@@ -526,7 +526,7 @@ static int key_after(State *s, int code, int safe_moves, Key *key) {
  * lead back to a position met a moment ago, so a small direct-mapped cache of
  * recent keys (every one of them also in the table) answers most lookups
  * without a trip to main memory. */
-#define RECENT 8192
+#define RECENT 4096
 typedef struct {
     Key *slots;
     size_t cap, count;
@@ -535,7 +535,7 @@ typedef struct {
 
 static int table_init(Table *t) {
     memset(t->recent, 0, sizeof t->recent);
-    t->cap = 1 << 16;
+    t->cap = 1 << 10;
     t->count = 0;
     t->slots = calloc(t->cap, sizeof(Key));
     return t->slots ? 0 : -1;
