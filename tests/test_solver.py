@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 from cardlists import ids
 from intrigue.cards import DECK_SIZE, RANK_OF, Card, card_id
@@ -85,8 +86,15 @@ SHORTCUT_SETTINGS: list[dict[str, bool]] = [
     {"safe_moves": False},
     {"symmetry": False},
     {"deal_first": False},
+    {"natural_spots": False},
     {"probe": False},
-    {"safe_moves": False, "symmetry": False, "deal_first": False, "probe": False},
+    {
+        "safe_moves": False,
+        "symmetry": False,
+        "deal_first": False,
+        "natural_spots": False,
+        "probe": False,
+    },
 ]
 
 
@@ -194,6 +202,48 @@ def test_faerie_queen_builds_down(columns: list[str]) -> None:
     assert result.verdict == brute_force(position) == "won"
 
 
+KINGS = ["KC", "KC", "KD", "KD", "KH", "KH", "KS", "KS"]
+
+
+@st.composite
+def faerie_endgames(draw: st.DrawFn) -> Position:
+    """A Faerie Queen position with the pack dealt and a few loose cards: the piles
+    at random heights (6..12), the other cards spread over the eight columns."""
+    heights = draw(st.lists(st.integers(6, 12), min_size=8, max_size=8))
+    loose = []
+    for rank in range(1, 13):
+        left = 8 - sum(1 for h in heights if h >= rank)
+        loose += ["A23456789TJQ"[rank - 1] + "CDHS"[k % 4] for k in range(left)]
+    order = draw(st.permutations(loose))
+    cuts = sorted(draw(st.lists(st.integers(0, len(loose)), min_size=7, max_size=7)))
+    columns = []
+    for i, (start, end) in enumerate(zip([0, *cuts], [*cuts, len(loose)], strict=True)):
+        columns.append(" ".join([KINGS[i], *order[start:end]]))
+    return endgame("faerie-queen", columns, heights)
+
+
+@given(faerie_endgames())
+def test_natural_spots_keep_faerie_queen_verdicts(position: Position) -> None:
+    on = solve(position, max_nodes=20_000)
+    off = solve(position, max_nodes=20_000, natural_spots=False)
+    slow = brute_force(position, 5000)
+    verdicts = {v for v in (on.verdict, off.verdict, slow) if v != "unknown"}
+    assert len(verdicts) <= 1, diagnose(position, slow)
+    if on.verdict == off.verdict == "lost":
+        assert on.best == off.best
+
+
+@pytest.mark.slow
+def test_natural_spots_keep_real_faerie_queen_verdicts() -> None:
+    for deal in range(1, 41):
+        position = Position.start("faerie-queen", deal)
+        on = solve(position, max_nodes=100_000)
+        off = solve(position, max_nodes=100_000, natural_spots=False)
+        assert on.verdict == off.verdict or "unknown" in (on.verdict, off.verdict), deal
+        if on.verdict == off.verdict == "lost":
+            assert on.best == off.best, deal
+
+
 def test_salic_law_endgame() -> None:
     position = endgame(
         "salic-law",
@@ -235,7 +285,7 @@ def test_can_up_matches_engine_and_safe_implies_can(position: Position) -> None:
         if len(column) > 1:
             t = state.cols[i][-1]
             assert state.can_up(t) == (position.pile_slot_for(column[-1]) is not None)
-            if state.safe_up(t):
+            if state.safe_up(t) or state.safe_top(state.cols[i]):
                 assert state.can_up(t)
 
 

@@ -29,8 +29,15 @@ SETTINGS: list[dict[str, bool]] = [
     {"safe_moves": False},
     {"symmetry": False},
     {"deal_first": False},
+    {"natural_spots": False},
     {"probe": False},
-    {"safe_moves": False, "symmetry": False, "deal_first": False, "probe": False},
+    {
+        "safe_moves": False,
+        "symmetry": False,
+        "deal_first": False,
+        "natural_spots": False,
+        "probe": False,
+    },
 ]
 
 

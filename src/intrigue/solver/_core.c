@@ -152,7 +152,7 @@ typedef struct {
     int rank_of_type[N_TYPES];
     int deal_effect[MAXCARDS];
     int dealt, n_order, on, goal;
-    int manual, symmetry, deal_first, build_down, vacant_any_time;
+    int manual, symmetry, deal_first, natural_spots, build_down, vacant_any_time;
     Trie *trie;
     uint32_t cid[MAXCOLS]; /* each column's node in the trie */
     int *log;
@@ -176,6 +176,18 @@ static inline int top(const State *s, int i) { return s->col[i][s->len[i] - 1]; 
 static inline int can_up(const State *s, int t) { return s->cnt[s->need[t]] > s->cnt[t]; }
 
 static inline int safe_up(const State *s, int t) { return s->cnt[s->need[t]] >= s->safe_at[t]; }
+
+/* state.py SearchState.safe_top: the top card of column i (non-empty) may go up
+ * as the only move considered: safe_up, or (Faerie Queen, pack dealt) it can go
+ * up, lies on a card one rank higher or alone on its base, and the rank below
+ * it is safe (docs/solver.md, "Natural spots"). */
+static inline int safe_top(const State *s, int i) {
+    int t = top(s, i), n = s->need[t];
+    if (s->cnt[n] >= s->safe_at[t]) return 1;
+    if (!s->natural_spots || s->cnt[n] <= s->cnt[t] || s->dealt < s->n_order) return 0;
+    if (s->len[i] > 1 && s->col[i][s->len[i] - 2] != t + 1) return 0;
+    return s->cnt[s->need[n]] >= s->safe_at[n];
+}
 
 /* state.py SearchState.play; the log is grown before the move, so a failed
  * allocation leaves the state as it was. */
@@ -255,7 +267,7 @@ static int play_safe(State *s) {
     while (changed) {
         changed = 0;
         for (int i = 0; i < s->ncols; i++) {
-            while (s->len[i] && safe_up(s, top(s, i))) {
+            while (s->len[i] && safe_top(s, i)) {
                 if (play(s, i)) return -1;
                 changed = 1;
             }
@@ -267,8 +279,8 @@ static int play_safe(State *s) {
 /* state.py SearchState.play_safe_after */
 static int play_safe_after(State *s, int code) {
     if (code >= COLUMN_MOVE) {
-        int i = (code - COLUMN_MOVE) >> 3;
-        if (!s->len[i] || !safe_up(s, top(s, i))) return 0;
+        int i = (code - COLUMN_MOVE) >> 3, j = (code - COLUMN_MOVE) & 7;
+        if (!(s->len[i] && safe_top(s, i)) && !safe_top(s, j)) return 0;
     }
     return play_safe(s);
 }
@@ -507,9 +519,16 @@ static uint64_t hash_key(const Key *key) {
 /* state.py SearchState.key_after; 0 when a safe move would follow, -1 out of memory. */
 static int key_after(State *s, int code, int safe_moves, Key *key) {
     int i = (code - COLUMN_MOVE) >> 3, j = (code - COLUMN_MOVE) & 7;
-    if (safe_moves && s->len[i] > 1) {
-        int under = s->col[i][s->len[i] - 2];
-        if (safe_up(s, under)) return 0;
+    if (safe_moves) {
+        /* the card uncovered, or the card moved on its new spot, would be safe */
+        State *w = (State *)s;
+        int t = top(s, i), stop = 0;
+        w->len[i]--;
+        w->col[j][w->len[j]++] = (uint8_t)t;
+        if ((w->len[i] && safe_top(w, i)) || (w->natural_spots && safe_top(w, j))) stop = 1;
+        w->len[j]--;
+        w->len[i]++;
+        if (stop) return 0;
     }
     uint32_t cid[MAXCOLS];
     memcpy(cid, s->cid, sizeof cid);
@@ -785,7 +804,7 @@ static int load_state(PyObject *obj, State *s, Trie *trie) {
         get_ints(obj, "deal_effect", s->deal_effect, MAXCARDS, NULL) || get_int(obj, "dealt", &s->dealt) ||
         get_int(obj, "n_order", &s->n_order) || get_int(obj, "on", &s->on) || get_int(obj, "goal", &s->goal) ||
         get_int(obj, "manual", &s->manual) || get_int(obj, "symmetry", &s->symmetry) ||
-        get_int(obj, "deal_first", &s->deal_first))
+        get_int(obj, "deal_first", &s->deal_first) || get_int(obj, "natural_spots", &s->natural_spots))
         return -1;
     tables = PyObject_GetAttrString(obj, "tables");
     if (!tables) return -1;

@@ -111,6 +111,7 @@ def solve(
     safe_moves: bool = True,
     symmetry: bool = True,
     deal_first: bool = True,
+    natural_spots: bool = True,
     probe: bool = True,
     native: bool = True,
 ) -> SolveResult:
@@ -118,10 +119,11 @@ def solve(
 
     ``deadline`` is an absolute :func:`time.monotonic` value; ``on_progress``
     is called with the node count every :data:`PROGRESS_EVERY` nodes and at
-    the end.  ``safe_moves``, ``symmetry`` and ``deal_first`` switch the
-    shortcuts, ``probe`` the manual-mode probes (for tests; each is proved
-    safe in ``docs/solver.md``); ``native=False`` runs the pure-Python search
-    even where the compiled one is built (the two expand the same positions).  "lost" is returned only after an exhaustive
+    the end.  ``safe_moves``, ``symmetry``, ``deal_first`` and
+    ``natural_spots`` switch the shortcuts, ``probe`` the manual-mode probes
+    (for tests; each is proved safe in ``docs/solver.md``); ``native=False``
+    runs the pure-Python search even where the compiled one is built (the two
+    expand the same positions).  "lost" is returned only after an exhaustive
     search, "unknown" only when ``max_nodes`` or ``deadline`` cut the search
     short.
 
@@ -135,7 +137,7 @@ def solve(
     """
     started = time.perf_counter()
     tables = tables_for(position.variant)
-    options = {"symmetry": symmetry, "deal_first": deal_first}
+    options = {"symmetry": symmetry, "deal_first": deal_first, "natural_spots": natural_spots}
     search = _search if native else _python_search
     used = 0
     best = 0
@@ -194,9 +196,7 @@ def deal_holding_back(
     position: Position,
     tables: Tables,
     held: frozenset[int] = frozenset(),
-    *,
-    symmetry: bool = True,
-    deal_first: bool = True,
+    **options: bool,
 ) -> tuple[SearchState, list[int]]:
     """Deal the rest of the stock as ``auto`` mode does, by legal manual moves,
     except that the cards dealt ``held`` (stock indices) never go up during it.
@@ -206,8 +206,9 @@ def deal_holding_back(
     the state at the end, whose log is the line played, and the stock indices
     of the cards sent up, in order.  With nothing held back this reaches
     exactly the auto deal's position (``test_manual_mode_can_replay_the_auto_deal``).
+    ``options`` go to :class:`SearchState` (the shortcuts of the search that follows).
     """
-    state = SearchState(position, tables, symmetry=symmetry, deal_first=deal_first)
+    state = SearchState(position, tables, **options)
     where = {card: k for k, card in enumerate(position.order)}
     dealt = [[where[c] for c in column[1:]] for column in position.columns]
     cols = state.cols
@@ -244,9 +245,7 @@ def _probe(
     deadline: float | None,
     on_progress: Callable[[int], None] | None,
     search: Searcher,
-    *,
-    symmetry: bool,
-    deal_first: bool,
+    **options: bool,
 ) -> tuple[tuple[Move, ...] | None, int, int]:
     """The manual-mode probes: (winning line or None, nodes used, best seen).
 
@@ -257,7 +256,7 @@ def _probe(
     Each try also counts the moves of its dealing as nodes; ``budget`` caps the total.
     """
     first = min(PROBE_NODES, max(1, budget // 4))
-    state, sent = deal_holding_back(position, tables, symmetry=symmetry, deal_first=deal_first)
+    state, sent = deal_holding_back(position, tables, frozenset(), **options)
     verdict, used, best = search(state, first, deadline, None, True)
     if verdict == "won":
         return _line(state), used, best
@@ -268,9 +267,7 @@ def _probe(
             break
         if deadline is not None and time.monotonic() >= deadline:
             break
-        state, _ = deal_holding_back(
-            position, tables, held, symmetry=symmetry, deal_first=deal_first
-        )
+        state, _ = deal_holding_back(position, tables, held, **options)
         dealing = len(state.log)
         verdict, nodes, seen = search(state, HOLD_BACK_NODES, deadline, None, True)
         used += nodes + dealing

@@ -103,6 +103,7 @@ class SearchState:
         *,
         symmetry: bool = True,
         deal_first: bool = True,
+        natural_spots: bool = True,
     ) -> None:
         tb = tables
         self.deal_first = deal_first
@@ -155,6 +156,8 @@ class SearchState:
                 if need[t] == rank_of_type[t] - 1:
                     safe_at[t] = max(tot[t], tot[need[t]])
         self.safe_at = tuple(safe_at)
+        # Faerie Queen's natural spots (docs/solver.md): a second way to be safe.
+        self.natural_spots = natural_spots and tb.build_down
         self.on = sum(len(pile) for pile in position.piles)
         # Won = every card that can go up is up (the whole pack: every pile
         # complete; part of a pack: every column down to its base).
@@ -387,29 +390,49 @@ class SearchState:
                 cols[i] += _ONE[col[-1]]
                 cols[j] = col[:-1]
 
+    def safe_top(self, col: bytes) -> bool:
+        """Whether the top card of the non-empty column ``col`` may go up as the
+        only move considered (docs/solver.md, "Safe moves" and "Natural spots").
+
+        Either the piles can take every card of its type still off them, or
+        (Faerie Queen, pack dealt) it can go up, it lies on a card one rank
+        higher or alone on its base, and every card of the rank below it is
+        itself safe (every card two ranks below it is up).
+        """
+        t = col[-1]
+        cnt = self.cnt
+        need = self.need
+        n = need[t]
+        if cnt[n] >= self.safe_at[t]:
+            return True
+        if not self.natural_spots or cnt[n] <= cnt[t] or self.dealt < self.n_order:
+            return False
+        if len(col) > 1 and col[-2] != t + 1:
+            return False
+        return cnt[need[n]] >= self.safe_at[n]
+
     def play_safe(self) -> None:
         """Send every safe card to the piles, until none is left (docs/solver.md)."""
         cols = self.cols
-        cnt = self.cnt
-        need = self.need
-        safe_at = self.safe_at
+        safe_top = self.safe_top
         changed = True
         while changed:
             changed = False
             for i in range(len(cols)):
-                while cols[i] and cnt[need[cols[i][-1]]] >= safe_at[cols[i][-1]]:
+                while cols[i] and safe_top(cols[i]):
                     self.play(i)
                     changed = True
 
     def play_safe_after(self, code: int) -> None:
         """:meth:`play_safe` after move ``code`` from a position with no safe card.
 
-        A column move changes no count, and the card it moved was not safe,
-        so only the card it uncovered can have become safe.
+        A column move changes no count, so only the card it uncovered and the
+        card it moved (which now lies on a new spot) can have become safe.
         """
         if code >= COLUMN_MOVE:
-            col = self.cols[(code - COLUMN_MOVE) >> 3]
-            if not col or self.cnt[self.need[col[-1]]] < self.safe_at[col[-1]]:
+            i, j = divmod(code - COLUMN_MOVE, 8)
+            src = self.cols[i]
+            if not (src and self.safe_top(src)) and not self.safe_top(self.cols[j]):
                 return
         self.play_safe()
 
@@ -424,12 +447,14 @@ class SearchState:
         cols = self.cols
         src = cols[i]
         dst = cols[j]
-        if safe_moves and len(src) > 1:
-            under = src[-2]
-            if self.cnt[self.need[under]] >= self.safe_at[under]:
-                return None
-        cols[i] = src[:-1]
-        cols[j] = dst + _ONE[src[-1]]
+        new_src = src[:-1]
+        new_dst = dst + _ONE[src[-1]]
+        if safe_moves and (
+            (new_src and self.safe_top(new_src)) or (self.natural_spots and self.safe_top(new_dst))
+        ):
+            return None
+        cols[i] = new_src
+        cols[j] = new_dst
         h = self.key()
         cols[i] = src
         cols[j] = dst
