@@ -109,3 +109,35 @@ def test_searches_in_threads_agree() -> None:
     for d in deals:
         a, b = alone[d], together[d]
         assert (a.verdict, a.nodes, a.moves) == (b.verdict, b.nodes, b.moves)  # type: ignore[attr-defined]
+
+
+@needs_core
+@pytest.mark.parametrize(
+    ("change", "error"),
+    [
+        ({"need": (1000,) * 22}, ValueError),
+        ({"rank_of_type": (40,) * 22}, ValueError),
+        ({"dealt": -5}, ValueError),
+        ({"deal_effect": (-1000,) * 103}, ValueError),
+        ({"deal_effect": (5, 5)}, ValueError),
+        ({"cols": ["abc"]}, ValueError),
+        ({"cols": [bytes([13]) * 60] * 2}, ValueError),
+        ({"cnt": None}, TypeError),
+        ({"tables": None}, AttributeError),
+    ],
+)
+def test_a_malformed_state_raises(change: dict[str, object], error: type[Exception]) -> None:
+    """The compiled search checks what it reads: a bad state is an exception, never a crash."""
+    from types import SimpleNamespace
+
+    from intrigue.solver import _core
+    from intrigue.solver.search import tables_for
+    from intrigue.solver.state import SearchState
+
+    position = Position.start("faerie-queen", 1, "manual")
+    state = SearchState(position, tables_for(position.variant))
+    fields = {name: getattr(state, name) for name in vars(state)}
+    good = SimpleNamespace(**fields)
+    assert _core.search(good, 100)[0] in ("won", "lost", "unknown")
+    with pytest.raises(error):
+        _core.search(SimpleNamespace(**{**fields, **change}), 100)

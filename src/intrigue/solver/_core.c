@@ -758,31 +758,49 @@ oom:
 
 /* ------------------------------------------------------------------ Python glue */
 
-static int get_int(PyObject *obj, const char *name, int *out) {
+/* Every int read from the state lies in [lo, hi]: the search indexes arrays
+ * with them and counts them up and down, so a value outside would be an
+ * out-of-bounds access or a signed overflow. */
+#define BIG (1 << 20)
+
+static int check_range(const char *name, long x, long lo, long hi) {
+    if (x < lo || x > hi) {
+        PyErr_Format(PyExc_ValueError, "%s: %ld is outside [%ld, %ld]", name, x, lo, hi);
+        return -1;
+    }
+    return 0;
+}
+
+static int get_int(PyObject *obj, const char *name, int *out, long lo, long hi) {
     PyObject *v = PyObject_GetAttrString(obj, name);
     if (!v) return -1;
     long x = PyLong_AsLong(v);
     Py_DECREF(v);
     if (x == -1 && PyErr_Occurred()) return -1;
+    if (check_range(name, x, lo, hi)) return -1;
     *out = (int)x;
     return 0;
 }
 
-static int get_ints(PyObject *obj, const char *name, int *out, Py_ssize_t size, int *count) {
+/* A sequence of ints, read into out[0..size); at least min_n entries. */
+static int get_ints(PyObject *obj, const char *name, int *out, Py_ssize_t min_n, Py_ssize_t size, long lo, long hi,
+                    int *count) {
     PyObject *v = PyObject_GetAttrString(obj, name);
     if (!v) return -1;
-    PyObject *seq = PySequence_Fast(v, name);
+    /* A tuple copy, not PySequence_Fast: an item's __index__ may run Python
+     * code that shrinks a list while it is read. */
+    PyObject *seq = PySequence_Tuple(v);
     Py_DECREF(v);
     if (!seq) return -1;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    if (n > size) {
+    Py_ssize_t n = PyTuple_GET_SIZE(seq);
+    if (n > size || n < min_n) {
         Py_DECREF(seq);
-        PyErr_Format(PyExc_ValueError, "%s has %zd entries, at most %zd fit", name, n, size);
+        PyErr_Format(PyExc_ValueError, "%s has %zd entries, expected %zd to %zd", name, n, min_n, size);
         return -1;
     }
     for (Py_ssize_t k = 0; k < n; k++) {
-        long x = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, k));
-        if (x == -1 && PyErr_Occurred()) {
+        long x = PyLong_AsLong(PyTuple_GET_ITEM(seq, k));
+        if ((x == -1 && PyErr_Occurred()) || check_range(name, x, lo, hi)) {
             Py_DECREF(seq);
             return -1;
         }
@@ -797,18 +815,23 @@ static int load_state(PyObject *obj, State *s, Trie *trie) {
     memset(s, 0, sizeof *s);
     s->trie = trie;
     PyObject *tables = NULL, *cols = NULL;
-    int n_rank = 0;
-    if (get_ints(obj, "cnt", s->cnt, CNT_SIZE, NULL) || get_ints(obj, "need", s->need, N_TYPES, NULL) ||
-        get_ints(obj, "safe_at", s->safe_at, N_TYPES, NULL) ||
-        get_ints(obj, "rank_of_type", s->rank_of_type, N_TYPES, &n_rank) ||
-        get_ints(obj, "deal_effect", s->deal_effect, MAXCARDS, NULL) || get_int(obj, "dealt", &s->dealt) ||
-        get_int(obj, "n_order", &s->n_order) || get_int(obj, "on", &s->on) || get_int(obj, "goal", &s->goal) ||
-        get_int(obj, "manual", &s->manual) || get_int(obj, "symmetry", &s->symmetry) ||
-        get_int(obj, "deal_first", &s->deal_first) || get_int(obj, "natural_spots", &s->natural_spots))
+    int n_effects = 0;
+    /* need[] and rank_of_type[] index cnt[]; a rank (+1) also indexes the
+     * build targets (16 rows) in gen_moves. */
+    if (get_ints(obj, "cnt", s->cnt, CNT_SIZE, CNT_SIZE, -BIG, BIG, NULL) ||
+        get_ints(obj, "need", s->need, N_TYPES, N_TYPES, 0, CNT_SIZE - 1, NULL) ||
+        get_ints(obj, "safe_at", s->safe_at, N_TYPES, N_TYPES, -BIG, BIG, NULL) ||
+        get_ints(obj, "rank_of_type", s->rank_of_type, N_TYPES, N_TYPES, 0, 15, NULL) ||
+        get_ints(obj, "deal_effect", s->deal_effect, 0, MAXCARDS, -10 - 3, N_TYPES - 1, &n_effects) ||
+        get_int(obj, "dealt", &s->dealt, 0, MAXCARDS) || get_int(obj, "n_order", &s->n_order, 0, MAXCARDS) ||
+        get_int(obj, "on", &s->on, -BIG, BIG) || get_int(obj, "goal", &s->goal, -BIG, BIG) ||
+        get_int(obj, "manual", &s->manual, 0, 1) || get_int(obj, "symmetry", &s->symmetry, 0, 1) ||
+        get_int(obj, "deal_first", &s->deal_first, 0, 1) || get_int(obj, "natural_spots", &s->natural_spots, 0, 1))
         return -1;
     tables = PyObject_GetAttrString(obj, "tables");
     if (!tables) return -1;
-    if (get_int(tables, "build_down", &s->build_down) || get_int(tables, "vacant_any_time", &s->vacant_any_time)) {
+    if (get_int(tables, "build_down", &s->build_down, 0, 1) ||
+        get_int(tables, "vacant_any_time", &s->vacant_any_time, 0, 1)) {
         Py_DECREF(tables);
         return -1;
     }
@@ -846,8 +869,26 @@ static int load_state(PyObject *obj, State *s, Trie *trie) {
         }
     }
     Py_DECREF(cols);
-    if (s->n_order > MAXCARDS - MAXCOLS || s->dealt > s->n_order) {
+    if (s->n_order > MAXCARDS - MAXCOLS || s->dealt > s->n_order || n_effects < s->n_order) {
         PyErr_SetString(PyExc_ValueError, "the stock does not fit");
+        return -1;
+    }
+    /* What the rest of the stock can do: the columns it opens must fit in
+     * MAXCOLS, and all the cards that may ever lie in one column (every card
+     * in the columns now or still to be dealt to them) in MAXCARDS. */
+    int cards = 0, bases = 0;
+    for (int i = 0; i < s->ncols; i++) cards += s->len[i];
+    for (int k = s->dealt; k < s->n_order; k++) {
+        int effect = s->deal_effect[k];
+        if (effect == 0 || (effect < -1 && effect > -10)) {
+            PyErr_Format(PyExc_ValueError, "bad deal effect %d", effect);
+            return -1;
+        }
+        if (effect > 0) cards++;
+        if (effect <= -10) bases++;
+    }
+    if (s->ncols + bases > MAXCOLS || cards > MAXCARDS || (s->dealt < s->n_order && s->ncols == 0)) {
+        PyErr_SetString(PyExc_ValueError, "the columns do not fit");
         return -1;
     }
     return 0;
@@ -865,8 +906,11 @@ static PyObject *core_search(PyObject *self, PyObject *args, PyObject *kwargs) {
     memset(&lim, 0, sizeof lim);
     lim.limit = 1LL << 62;
     if (max_nodes != Py_None) {
-        lim.limit = PyLong_AsLongLong(max_nodes);
+        int overflow = 0;
+        lim.limit = PyLong_AsLongLongAndOverflow(max_nodes, &overflow);
         if (lim.limit == -1 && PyErr_Occurred()) return NULL;
+        if (overflow > 0 || lim.limit > 1LL << 62) lim.limit = 1LL << 62; /* as search.py: no real limit */
+        if (overflow < 0) lim.limit = 1;
     }
     lim.deadline = -1;
     if (deadline != Py_None) {
@@ -902,7 +946,15 @@ static PyObject *core_search(PyObject *self, PyObject *args, PyObject *kwargs) {
             free(s.log);
             return NULL;
         }
-        for (size_t k = 0; k < s.nlog; k++) PyList_SET_ITEM(line, (Py_ssize_t)k, PyLong_FromLong(s.log[k]));
+        for (size_t k = 0; k < s.nlog; k++) {
+            PyObject *op = PyLong_FromLong(s.log[k]);
+            if (!op) {
+                Py_DECREF(line);
+                free(s.log);
+                return NULL;
+            }
+            PyList_SET_ITEM(line, (Py_ssize_t)k, op);
+        }
     }
     free(s.log);
     return Py_BuildValue("sLiN", names[result], lim.nodes, lim.best, line);
