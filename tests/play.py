@@ -37,3 +37,21 @@ positions = st.builds(
     st.lists(st.integers(0, 1000), max_size=120),
 )
 """Positions of every game and mode reached by random legal play."""
+
+
+SHORTCUT_SETTINGS: list[dict[str, bool]] = [
+    {},  # everything on
+    {"safe_moves": False},
+    {"symmetry": False},
+    {"deal_first": False},
+    {"natural_spots": False},
+    {"probe": False},
+    {
+        "safe_moves": False,
+        "symmetry": False,
+        "deal_first": False,
+        "natural_spots": False,
+        "probe": False,
+    },
+]
+"""``solve`` keywords: every shortcut on, each one off, all of them off."""

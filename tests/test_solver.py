@@ -25,7 +25,7 @@ from intrigue.solver import SolverBugError, replay, solve
 from intrigue.solver.search import deal_holding_back, tables_for
 from intrigue.solver.state import SearchState, from_move, op_to_move, to_move
 from intrigue.variants import GAME_IDS, find_variant
-from play import positions
+from play import SHORTCUT_SETTINGS, positions
 
 DATA = Path(__file__).parent / "data" / "solver"
 _spec = importlib.util.spec_from_file_location("make_golden", DATA / "make_golden.py")
@@ -79,23 +79,6 @@ def diagnose(position: Position, expected: str) -> str:
         child = position.apply(move)
         lines.append(f"  {move}: solver {solve(child).verdict}, brute force {brute_force(child)}")
     return "\n".join(lines)
-
-
-SHORTCUT_SETTINGS: list[dict[str, bool]] = [
-    {},  # everything on
-    {"safe_moves": False},
-    {"symmetry": False},
-    {"deal_first": False},
-    {"natural_spots": False},
-    {"probe": False},
-    {
-        "safe_moves": False,
-        "symmetry": False,
-        "deal_first": False,
-        "natural_spots": False,
-        "probe": False,
-    },
-]
 
 
 # ---------------------------------------------------------------- golden verdicts

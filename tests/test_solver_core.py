@@ -20,25 +20,9 @@ from intrigue.position import Position
 from intrigue.solver import solve
 from intrigue.solver.search import NATIVE
 from intrigue.variants import GAME_IDS
-from play import positions
+from play import SHORTCUT_SETTINGS, positions
 
 needs_core = pytest.mark.skipif(not NATIVE, reason="the compiled search is not built")
-
-SETTINGS: list[dict[str, bool]] = [
-    {},
-    {"safe_moves": False},
-    {"symmetry": False},
-    {"deal_first": False},
-    {"natural_spots": False},
-    {"probe": False},
-    {
-        "safe_moves": False,
-        "symmetry": False,
-        "deal_first": False,
-        "natural_spots": False,
-        "probe": False,
-    },
-]
 
 
 def both(position: Position, **options: object) -> tuple[object, object]:
@@ -56,7 +40,7 @@ def test_the_compiled_search_is_built() -> None:
 
 
 @needs_core
-@given(positions, st.sampled_from(SETTINGS), st.integers(1, 3000))
+@given(positions, st.sampled_from(SHORTCUT_SETTINGS), st.integers(1, 3000))
 def test_compiled_search_expands_the_same_positions(
     position: Position, flags: dict[str, bool], budget: int
 ) -> None:
