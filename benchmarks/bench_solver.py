@@ -4,6 +4,7 @@
     python benchmarks/bench_solver.py --deals 1-200 --modes auto manual --games intrigue
     python benchmarks/bench_solver.py --hints 200           # also: positions reached in play
     python benchmarks/bench_solver.py --skip-deals --hints 200 --modes manual --max-nodes 100000
+    python benchmarks/bench_solver.py --python --games intrigue   # the pure-Python search
 
 Runs in one process, one deal after another, so the times are single-core
 times.  The deal itself (Position.start) is not timed; the replay check of a
@@ -23,6 +24,7 @@ from collections import Counter
 
 from intrigue.position import Position
 from intrigue.solver import DEFAULT_MAX_NODES, solve
+from intrigue.solver.search import NATIVE
 from intrigue.stats import parse_range, percentile
 from intrigue.variants import GAME_IDS
 
@@ -45,17 +47,17 @@ def row(game: str, mode: str, what: str, results: list[tuple[str, int, float]]) 
 
 
 def deals(
-    game: str, mode: str, first: int, last: int, max_nodes: int
+    game: str, mode: str, first: int, last: int, max_nodes: int, native: bool
 ) -> list[tuple[str, int, float]]:
     out = []
     for deal in range(first, last + 1):
-        result = solve(Position.start(game, deal, mode), max_nodes=max_nodes)
+        result = solve(Position.start(game, deal, mode), max_nodes=max_nodes, native=native)
         out.append((result.verdict, result.nodes, result.seconds))
     return out
 
 
 def hints(
-    game: str, mode: str, count: int, max_nodes: int, seed: int
+    game: str, mode: str, count: int, max_nodes: int, seed: int, native: bool
 ) -> list[tuple[str, int, float]]:
     rng = random.Random(seed)
     out = []
@@ -66,7 +68,7 @@ def hints(
             if not moves:
                 break
             position = position.apply(rng.choice(moves))
-        result = solve(position, max_nodes=max_nodes)
+        result = solve(position, max_nodes=max_nodes, native=native)
         out.append((result.verdict, result.nodes, result.seconds))
     return out
 
@@ -80,18 +82,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hints", type=int, default=0, help="positions reached in play, per game")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--skip-deals", action="store_true", help="only the --hints rows")
+    parser.add_argument(
+        "--python", action="store_true", help="the pure-Python search, not the compiled one"
+    )
     args = parser.parse_args(argv)
     first, last = parse_range(args.deals)
-    print(f"deals {first}-{last}, max_nodes {args.max_nodes}, single process")
+    native = NATIVE and not args.python
+    search = "compiled" if native else "pure-Python"
+    print(f"deals {first}-{last}, max_nodes {args.max_nodes}, single process, {search} search")
     print(HEADER)
     for game in args.games:
         for mode in args.modes:
             started = time.perf_counter()
             if not args.skip_deals:
-                found = deals(game, mode, first, last, args.max_nodes)
+                found = deals(game, mode, first, last, args.max_nodes, native)
                 print(row(game, mode, "deal", found), flush=True)
             if args.hints:
-                found = hints(game, mode, args.hints, args.max_nodes, args.seed)
+                found = hints(game, mode, args.hints, args.max_nodes, args.seed, native)
                 print(row(game, mode, "hint", found), flush=True)
             print(f"  ({time.perf_counter() - started:.1f} s)", file=sys.stderr)
     return 0
