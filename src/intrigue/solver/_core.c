@@ -183,10 +183,10 @@ static inline int safe_up(const State *s, int t) { return s->cnt[s->need[t]] >= 
  * it is safe (docs/solver.md, "Natural spots"). */
 static inline int safe_top(const State *s, int i) {
     int t = top(s, i), n = s->need[t];
-    if (s->cnt[n] >= s->safe_at[t]) return 1;
-    if (!s->natural_spots || s->cnt[n] <= s->cnt[t] || s->dealt < s->n_order) return 0;
+    if (safe_up(s, t)) return 1;
+    if (!s->natural_spots || !can_up(s, t) || s->dealt < s->n_order) return 0;
     if (s->len[i] > 1 && s->col[i][s->len[i] - 2] != t + 1) return 0;
-    return s->cnt[s->need[n]] >= s->safe_at[n];
+    return safe_up(s, n);
 }
 
 /* state.py SearchState.play; the log is grown before the move, so a failed
@@ -521,13 +521,12 @@ static int key_after(State *s, int code, int safe_moves, Key *key) {
     int i = (code - COLUMN_MOVE) >> 3, j = (code - COLUMN_MOVE) & 7;
     if (safe_moves) {
         /* the card uncovered, or the card moved on its new spot, would be safe */
-        State *w = (State *)s;
         int t = top(s, i), stop = 0;
-        w->len[i]--;
-        w->col[j][w->len[j]++] = (uint8_t)t;
-        if ((w->len[i] && safe_top(w, i)) || (w->natural_spots && safe_top(w, j))) stop = 1;
-        w->len[j]--;
-        w->len[i]++;
+        s->len[i]--;
+        s->col[j][s->len[j]++] = (uint8_t)t;
+        if ((s->len[i] && safe_top(s, i)) || (s->natural_spots && safe_top(s, j))) stop = 1;
+        s->len[j]--;
+        s->len[i]++;
         if (stop) return 0;
     }
     uint32_t cid[MAXCOLS];
