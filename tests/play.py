@@ -45,12 +45,14 @@ SHORTCUT_SETTINGS: list[dict[str, bool]] = [
     {"symmetry": False},
     {"deal_first": False},
     {"natural_spots": False},
+    {"lone_cards": False},
     {"probe": False},
     {
         "safe_moves": False,
         "symmetry": False,
         "deal_first": False,
         "natural_spots": False,
+        "lone_cards": False,
         "probe": False,
     },
 ]

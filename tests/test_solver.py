@@ -227,6 +227,64 @@ def test_natural_spots_keep_real_faerie_queen_verdicts() -> None:
             assert on.best == off.best, deal
 
 
+BASES = {"Q": ["QC", "QC", "QD", "QD", "QH", "QH", "QS", "QS"], "K": KINGS}
+
+
+@st.composite
+def unbuilt_endgames(draw: st.DrawFn) -> Position:
+    """A position of a game without building down, with the pack dealt: the piles
+    at random heights near complete, the other cards spread over the eight
+    columns, few of them vacant (lone cards on their bases among them)."""
+    game = draw(st.sampled_from(("intrigue", "laggard-lady", "salic-law")))
+    variant = find_variant(game)
+    kinds = [variant.pile_kinds[kind].staircase for kind in variant.slot_kind]
+    short = draw(st.lists(st.integers(0, 6), min_size=len(kinds), max_size=len(kinds)))
+    heights = [len(stairs) - d for stairs, d in zip(kinds, short, strict=True)]
+    loose = []
+    for stairs, height in zip(kinds, heights, strict=True):
+        loose += [stairs[k] for k in range(height, len(stairs))]
+    names = ["A23456789TJQK"[r - 1] + "CDHS"[loose[:k].count(r) // 2] for k, r in enumerate(loose)]
+    order = draw(st.permutations(names))
+    # Few vacant columns, so that some of these positions are lost.
+    inner = st.integers(1, max(1, len(names) - 1))
+    cuts = sorted(draw(st.lists(inner, min_size=7, max_size=7, unique=len(names) > 7)))
+    bases = BASES["Q" if variant.base_rank == 12 else "K"]
+    columns = []
+    step = {stairs[k]: k for stairs in kinds for k in range(len(stairs))}
+    for i, (start, end) in enumerate(zip([0, *cuts], [*cuts, len(names)], strict=True)):
+        cards = order[start:end]
+        if draw(st.booleans()):
+            # The later steps on top, where they block the earlier ones.
+            cards = sorted(cards, key=lambda name: step[Card.parse(name).rank])
+        columns.append(" ".join([bases[i], *cards]))
+    return endgame(game, columns, heights)
+
+
+@given(unbuilt_endgames())
+def test_lone_cards_keep_verdicts(position: Position) -> None:
+    on = solve(position, max_nodes=20_000)
+    off = solve(position, max_nodes=20_000, lone_cards=False)
+    slow = brute_force(position, 5000)
+    verdicts = {v for v in (on.verdict, off.verdict, slow) if v != "unknown"}
+    assert len(verdicts) <= 1, diagnose(position, slow)
+    if on.verdict == off.verdict == "lost":
+        assert on.best == off.best
+
+
+def test_a_lone_card_goes_up_at_once() -> None:
+    # Two Sevens can go up and one pile wants a Seven: not safe by the count
+    # rule, but the Seven alone on its Queen is (docs/solver.md, "Lone cards").
+    # Sending it up frees a column for the other Seven, and the deal is won.
+    columns = ["QC 7C", "QC 6C 7D", "QD 8C", "QD 8D", "QH 9C", "QH 9D TC", "QS TD JC", "QS JD"]
+    position = endgame("intrigue", columns, [6] * 14 + [1, 0])
+    tables = tables_for(position.variant)
+    for lone, left in ((True, b""), (False, bytes([7]))):
+        state = SearchState(position, tables, lone_cards=lone)
+        state.play_safe()
+        assert state.cols[0] == left
+    assert solve(position).verdict == brute_force(position) == "won"
+
+
 def test_salic_law_endgame() -> None:
     position = endgame(
         "salic-law",

@@ -152,7 +152,7 @@ typedef struct {
     int rank_of_type[N_TYPES];
     int deal_effect[MAXCARDS];
     int dealt, n_order, on, goal;
-    int manual, symmetry, deal_first, natural_spots, build_down, vacant_any_time;
+    int manual, symmetry, deal_first, natural_spots, lone_cards, build_down, vacant_any_time;
     Trie *trie;
     uint32_t cid[MAXCOLS]; /* each column's node in the trie */
     int *log;
@@ -178,13 +178,16 @@ static inline int can_up(const State *s, int t) { return s->cnt[s->need[t]] > s-
 static inline int safe_up(const State *s, int t) { return s->cnt[s->need[t]] >= s->safe_at[t]; }
 
 /* state.py SearchState.safe_top: the top card of column i (non-empty) may go up
- * as the only move considered: safe_up, or (Faerie Queen, pack dealt) it can go
- * up, lies on a card one rank higher or alone on its base, and the rank below
- * it is safe (docs/solver.md, "Natural spots"). */
+ * as the only move considered: safe_up, or, once the pack is dealt, it can go
+ * up and either (Faerie Queen) lies on a card one rank higher or alone on its
+ * base, with the rank below it safe, or (no building) lies alone on its base
+ * (docs/solver.md, "Natural spots" and "Lone cards"). */
 static inline int safe_top(const State *s, int i) {
     int t = top(s, i), n = s->need[t];
     if (safe_up(s, t)) return 1;
-    if (!s->natural_spots || !can_up(s, t) || s->dealt < s->n_order) return 0;
+    if (!can_up(s, t) || s->dealt < s->n_order) return 0;
+    if (s->lone_cards) return s->len[i] == 1;
+    if (!s->natural_spots) return 0;
     if (s->len[i] > 1 && s->col[i][s->len[i] - 2] != t + 1) return 0;
     return safe_up(s, n);
 }
@@ -524,7 +527,7 @@ static int key_after(State *s, int code, int safe_moves, Key *key) {
         int t = top(s, i), stop = 0;
         s->len[i]--;
         s->col[j][s->len[j]++] = (uint8_t)t;
-        if ((s->len[i] && safe_top(s, i)) || (s->natural_spots && safe_top(s, j))) stop = 1;
+        if ((s->len[i] && safe_top(s, i)) || ((s->natural_spots || s->lone_cards) && safe_top(s, j))) stop = 1;
         s->len[j]--;
         s->len[i]++;
         if (stop) return 0;
@@ -825,7 +828,8 @@ static int load_state(PyObject *obj, State *s, Trie *trie) {
         get_int(obj, "dealt", &s->dealt, 0, MAXCARDS) || get_int(obj, "n_order", &s->n_order, 0, MAXCARDS) ||
         get_int(obj, "on", &s->on, -BIG, BIG) || get_int(obj, "goal", &s->goal, -BIG, BIG) ||
         get_int(obj, "manual", &s->manual, 0, 1) || get_int(obj, "symmetry", &s->symmetry, 0, 1) ||
-        get_int(obj, "deal_first", &s->deal_first, 0, 1) || get_int(obj, "natural_spots", &s->natural_spots, 0, 1))
+        get_int(obj, "deal_first", &s->deal_first, 0, 1) || get_int(obj, "natural_spots", &s->natural_spots, 0, 1) ||
+        get_int(obj, "lone_cards", &s->lone_cards, 0, 1))
         return -1;
     tables = PyObject_GetAttrString(obj, "tables");
     if (!tables) return -1;

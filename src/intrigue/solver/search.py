@@ -112,6 +112,7 @@ def solve(
     symmetry: bool = True,
     deal_first: bool = True,
     natural_spots: bool = True,
+    lone_cards: bool = True,
     probe: bool = True,
     native: bool = True,
 ) -> SolveResult:
@@ -119,8 +120,8 @@ def solve(
 
     ``deadline`` is an absolute :func:`time.monotonic` value; ``on_progress``
     is called with the node count every :data:`PROGRESS_EVERY` nodes and at
-    the end.  ``safe_moves``, ``symmetry``, ``deal_first`` and
-    ``natural_spots`` switch the shortcuts, ``probe`` the manual-mode probes
+    the end.  ``safe_moves``, ``symmetry``, ``deal_first``,
+    ``natural_spots`` and ``lone_cards`` switch the shortcuts, ``probe`` the manual-mode probes
     (for tests; each is proved safe in ``docs/solver.md``); ``native=False``
     runs the pure-Python search even where the compiled one is built (the two
     expand the same positions).  "lost" is returned only after an exhaustive
@@ -137,7 +138,12 @@ def solve(
     """
     started = time.perf_counter()
     tables = tables_for(position.variant)
-    options = {"symmetry": symmetry, "deal_first": deal_first, "natural_spots": natural_spots}
+    options = {
+        "symmetry": symmetry,
+        "deal_first": deal_first,
+        "natural_spots": natural_spots,
+        "lone_cards": lone_cards,
+    }
     search = _search if native else _python_search
     used = 0
     best = 0

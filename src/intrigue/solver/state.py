@@ -104,6 +104,7 @@ class SearchState:
         symmetry: bool = True,
         deal_first: bool = True,
         natural_spots: bool = True,
+        lone_cards: bool = True,
     ) -> None:
         tb = tables
         self.deal_first = deal_first
@@ -158,6 +159,8 @@ class SearchState:
         self.safe_at = tuple(safe_at)
         # Faerie Queen's natural spots (docs/solver.md): a second way to be safe.
         self.natural_spots = natural_spots and tb.build_down
+        # Lone cards (docs/solver.md): the same idea in the games without building.
+        self.lone_cards = lone_cards and not tb.build_down
         self.on = sum(len(pile) for pile in position.piles)
         # Won = every card that can go up is up (the whole pack: every pile
         # complete; part of a pack: every column down to its base).
@@ -392,12 +395,14 @@ class SearchState:
 
     def safe_top(self, col: bytes) -> bool:
         """Whether the top card of the non-empty column ``col`` may go up as the
-        only move considered (docs/solver.md, "Safe moves" and "Natural spots").
+        only move considered (docs/solver.md, "Safe moves", "Natural spots" and
+        "Lone cards").
 
-        Either the piles can take every card of its type still off them, or
-        (Faerie Queen, pack dealt) it can go up, it lies on a card one rank
-        higher or alone on its base, and every card of the rank below it is
-        itself safe (every card two ranks below it is up).
+        Either the piles can take every card of its type still off them, or,
+        once the pack is dealt, it can go up and: (Faerie Queen) it lies on a
+        card one rank higher or alone on its base, and every card of the rank
+        below it is itself safe (every card two ranks below it is up); (the
+        games without building) it lies alone on its base.
         """
         t = col[-1]
         cnt = self.cnt
@@ -405,7 +410,11 @@ class SearchState:
         n = need[t]
         if cnt[n] >= self.safe_at[t]:
             return True
-        if not self.natural_spots or cnt[n] <= cnt[t] or self.dealt < self.n_order:
+        if cnt[n] <= cnt[t] or self.dealt < self.n_order:
+            return False
+        if self.lone_cards:
+            return len(col) == 1
+        if not self.natural_spots:
             return False
         if len(col) > 1 and col[-2] != t + 1:
             return False
@@ -450,7 +459,8 @@ class SearchState:
         new_src = src[:-1]
         new_dst = dst + _ONE[src[-1]]
         if safe_moves and (
-            (new_src and self.safe_top(new_src)) or (self.natural_spots and self.safe_top(new_dst))
+            (new_src and self.safe_top(new_src))
+            or ((self.natural_spots or self.lone_cards) and self.safe_top(new_dst))
         ):
             return None
         cols[i] = new_src
