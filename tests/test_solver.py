@@ -492,6 +492,32 @@ def test_holding_back_one_card_wins_a_manual_deal() -> None:
     assert replay(position, result.moves).is_won()
 
 
+def test_the_beam_of_hold_back_sets_wins_a_manual_deal() -> None:
+    # Intrigue deal 222, manual: unknown to the plain search after ten million
+    # positions; the beam over hold-back sets wins it, holding back cards that
+    # the single-card probes do not (docs/solver.md, "The manual-mode probes").
+    position = Position.start("intrigue", 222, "manual")
+    assert solve(position, max_nodes=200_000, probe=False).verdict == "unknown"
+    result = solve(position, max_nodes=200_000)
+    assert result.verdict == "won" and result.moves is not None
+    assert replay(position, result.moves).is_won()
+
+
+def test_the_beam_can_cascade_newest_first() -> None:
+    manual = Position.start("laggard-lady", 81, "manual")
+    tables = tables_for(manual.variant)
+    left, sent_left = deal_holding_back(manual, tables)
+    right, sent_right = deal_holding_back(manual, tables, newest_first=True)
+    assert sent_left != sent_right
+    for state in (left, right):
+        end = manual
+        for op in state.log:
+            move = op_to_move(op)
+            assert end.why_illegal(move) is None
+            end = end.apply(move)
+        assert end.pack_dealt
+
+
 def test_probe_never_changes_a_verdict() -> None:
     for deal in range(1, 9):
         position = Position.start("glencoe", deal, "manual")

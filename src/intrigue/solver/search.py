@@ -29,7 +29,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
 from typing import Any, Literal
 
 from intrigue.errors import IllegalMoveError
@@ -60,7 +59,11 @@ PROBE_SHARE_UNLIMITED = 500_000
 """The probes' budget when the search itself has no node limit (and a quarter
 of it, the first plain search's)."""
 HOLD_BACK_NODES = 500
-"""Budget of each manual-mode probe that holds back one or two cards of the auto deal."""
+"""Budget of each manual-mode probe that holds back cards of the auto deal."""
+BEAM_WIDTH = 60
+"""Hold-back sets kept at each level of the manual-mode beam (docs/solver.md)."""
+BEAM_DEPTH = 20
+"""Most cards one hold-back set of the beam holds."""
 PROGRESS_EVERY = 4096
 """Nodes between two deadline checks / progress callbacks (a power of two)."""
 
@@ -172,9 +175,9 @@ def solve(
         if verdict != "unknown":
             line = _line(state) if verdict == "won" else None
             return finish(verdict, line)
-        # Deal the rest as the auto mode would, holding back none, one or two
-        # of the cards it sends up, and search each end a little.
-        share = max_nodes // 4 if max_nodes is not None else PROBE_SHARE_UNLIMITED
+        # Deal the rest as the auto mode would, holding back sets of the cards
+        # it sends up (a beam search over them), and search each end a little.
+        share = 3 * max_nodes // 8 if max_nodes is not None else PROBE_SHARE_UNLIMITED
         line, nodes, seen = _probe(
             position, tables, max(1, share), deadline, progress_from(used), search, **options
         )
@@ -202,16 +205,19 @@ def deal_holding_back(
     position: Position,
     tables: Tables,
     held: frozenset[int] = frozenset(),
+    *,
+    newest_first: bool = False,
     **options: bool,
 ) -> tuple[SearchState, list[int]]:
     """Deal the rest of the stock as ``auto`` mode does, by legal manual moves,
     except that the cards dealt ``held`` (stock indices) never go up during it.
 
     Each dealt card that can go to a pile goes there at once, then the cascade
-    runs (the leftmost column top that can go up, again and again).  Returns
-    the state at the end, whose log is the line played, and the stock indices
-    of the cards sent up, in order.  With nothing held back this reaches
-    exactly the auto deal's position (``test_manual_mode_can_replay_the_auto_deal``).
+    runs (the leftmost column top that can go up, again and again; the
+    rightmost with ``newest_first``).  Returns the state at the end, whose log
+    is the line played, and the stock indices of the cards sent up, in order.
+    With nothing held back and the leftmost first this reaches exactly the
+    auto deal's position (``test_manual_mode_can_replay_the_auto_deal``).
     ``options`` go to :class:`SearchState` (the shortcuts of the search that follows).
     """
     state = SearchState(position, tables, **options)
@@ -236,7 +242,9 @@ def deal_holding_back(
         cascade = True
         while cascade:
             cascade = False
-            for i, col in enumerate(cols):
+            scan = range(len(cols) - 1, -1, -1) if newest_first else range(len(cols))
+            for i in scan:
+                col = cols[i]
                 if col and dealt[i][-1] not in held and state.can_up(col[-1]):
                     send_up(i)
                     cascade = True
@@ -256,33 +264,68 @@ def _probe(
     """The manual-mode probes: (winning line or None, nodes used, best seen).
 
     First the auto deal itself, searched with up to :data:`PROBE_NODES`
-    positions; then the auto deal holding back one, then two, of the cards it
-    sent up (a held card stays in the columns, where it may leave the pile to
-    a twin that needs it more), each searched with :data:`HOLD_BACK_NODES`.
-    Each try also counts the moves of its dealing as nodes; ``budget`` caps the total.
+    positions; then a beam search over *hold-back sets* (cards of the deal
+    that stay in the columns however they could go up, so that a twin can
+    take the pile), with the cascade leftmost first, then, with what is left,
+    rightmost first.  Each try deals the pack holding back one set and
+    searches the end with :data:`HOLD_BACK_NODES` positions; the moves of its
+    dealing count as positions too, and ``budget`` caps the total.
     """
     first = min(PROBE_NODES, max(1, budget // 4))
     state, sent = deal_holding_back(position, tables, frozenset(), **options)
     verdict, used, best = search(state, first, deadline, None, True)
     if verdict == "won":
         return _line(state), used, best
-    tries = [frozenset((k,)) for k in sent]
-    tries += [frozenset(pair) for pair in combinations(sent, 2)]
-    for held in tries:
-        if used + HOLD_BACK_NODES > budget:
-            break
-        if deadline is not None and time.monotonic() >= deadline:
-            break
-        state, _ = deal_holding_back(position, tables, held, **options)
+
+    def attempt(
+        held: frozenset[int], newest_first: bool
+    ) -> tuple[tuple[Move, ...] | None, int, list[int]]:
+        nonlocal used, best
+        state, sent = deal_holding_back(
+            position, tables, held, newest_first=newest_first, **options
+        )
         dealing = len(state.log)
         verdict, nodes, seen = search(state, HOLD_BACK_NODES, deadline, None, True)
         used += nodes + dealing
         best = max(best, seen)
         if on_progress is not None:
             on_progress(used)
-        if verdict == "won":
-            return _line(state), used, best
-    return None, used, best
+        return (_line(state) if verdict == "won" else None), seen, sent
+
+    def beam_search(sent: list[int], newest_first: bool, cap: int) -> tuple[Move, ...] | None:
+        # A hold-back set, the cards its deal sent up, and where its children
+        # start in that list (later cards only, so each set is reached once).
+        tried: set[frozenset[int]] = set()
+        beam: list[tuple[frozenset[int], list[int], int]] = [(frozenset(), sent, 0)]
+        for _ in range(BEAM_DEPTH):
+            children: list[tuple[int, frozenset[int], list[int], int]] = []
+            for held, sent_then, start in beam:
+                for j in range(start, len(sent_then)):
+                    child = held | {sent_then[j]}
+                    if child in tried:
+                        continue
+                    if used + HOLD_BACK_NODES > cap or (
+                        deadline is not None and time.monotonic() >= deadline
+                    ):
+                        return None
+                    tried.add(child)
+                    line, score, sent_now = attempt(child, newest_first)
+                    if line is not None:
+                        return line
+                    children.append((score, child, sent_now, j))
+            if not children:
+                break
+            # The most cards up first; ties keep the order of the deal.
+            children.sort(key=lambda c: -c[0])
+            beam = [(held, sent_now, j) for _, held, sent_now, j in children[:BEAM_WIDTH]]
+        return None
+
+    line = beam_search(sent, False, used + (budget - used) // 2)
+    if line is None and used + HOLD_BACK_NODES <= budget:
+        line, _, sent = attempt(frozenset(), True)
+        if line is None:
+            line = beam_search(sent, True, budget)
+    return line, used, best
 
 
 def replay(position: Position, moves: tuple[Move, ...]) -> Position:
