@@ -294,7 +294,8 @@ def _probe(
 
     def beam_search(sent: list[int], newest_first: bool, cap: int) -> tuple[Move, ...] | None:
         # A hold-back set, the cards its deal sent up, and where its children
-        # start in that list (later cards only, so each set is reached once).
+        # start in that list: at the parent's last hold, so that the same set
+        # is rarely built twice (``tried`` skips it when it is).
         tried: set[frozenset[int]] = set()
         beam: list[tuple[frozenset[int], list[int], int]] = [(frozenset(), sent, 0)]
         for _ in range(BEAM_DEPTH):
@@ -315,13 +316,14 @@ def _probe(
                     children.append((score, child, sent_now, j))
             if not children:
                 break
-            # The most cards up first; ties keep the order of the deal.
+            # The most cards up first; ties keep the order they were tried in.
             children.sort(key=lambda c: -c[0])
             beam = [(held, sent_now, j) for _, held, sent_now, j in children[:BEAM_WIDTH]]
         return None
 
     line = beam_search(sent, False, used + (budget - used) // 2)
-    if line is None and used + HOLD_BACK_NODES <= budget:
+    out_of_time = deadline is not None and time.monotonic() >= deadline
+    if line is None and used + HOLD_BACK_NODES <= budget and not out_of_time:
         line, _, sent = attempt(frozenset(), True)
         if line is None:
             line = beam_search(sent, True, budget)
