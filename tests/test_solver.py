@@ -205,15 +205,21 @@ def faerie_endgames(draw: st.DrawFn) -> Position:
     return endgame("faerie-queen", columns, heights)
 
 
-@given(faerie_endgames())
-def test_natural_spots_keep_faerie_queen_verdicts(position: Position) -> None:
+def assert_rule_keeps_the_verdict(position: Position, rule: str) -> None:
+    """The solver with the safe-move ``rule`` on, with it off, and the engine-only
+    brute force never disagree; for a loss, on and off bring as many cards up."""
     on = solve(position, max_nodes=20_000)
-    off = solve(position, max_nodes=20_000, natural_spots=False)
+    off = solve(position, max_nodes=20_000, **{rule: False})
     slow = brute_force(position, 5000)
     verdicts = {v for v in (on.verdict, off.verdict, slow) if v != "unknown"}
     assert len(verdicts) <= 1, diagnose(position, slow)
     if on.verdict == off.verdict == "lost":
         assert on.best == off.best
+
+
+@given(faerie_endgames())
+def test_natural_spots_keep_faerie_queen_verdicts(position: Position) -> None:
+    assert_rule_keeps_the_verdict(position, "natural_spots")
 
 
 @pytest.mark.slow
@@ -262,13 +268,7 @@ def unbuilt_endgames(draw: st.DrawFn) -> Position:
 
 @given(unbuilt_endgames())
 def test_lone_cards_keep_verdicts(position: Position) -> None:
-    on = solve(position, max_nodes=20_000)
-    off = solve(position, max_nodes=20_000, lone_cards=False)
-    slow = brute_force(position, 5000)
-    verdicts = {v for v in (on.verdict, off.verdict, slow) if v != "unknown"}
-    assert len(verdicts) <= 1, diagnose(position, slow)
-    if on.verdict == off.verdict == "lost":
-        assert on.best == off.best
+    assert_rule_keeps_the_verdict(position, "lone_cards")
 
 
 def test_a_lone_card_goes_up_at_once() -> None:
@@ -481,24 +481,22 @@ def test_a_held_back_card_stays_in_the_columns() -> None:
     )
 
 
-def test_holding_back_one_card_wins_a_manual_deal() -> None:
-    # Intrigue deal 1136, manual: the plain search finds no win in 40 000
-    # positions (nor in a million); dealing as auto mode does but holding
-    # back one card it would send up wins, and the line replays.
-    position = Position.start("intrigue", 1136, "manual")
-    assert solve(position, max_nodes=40_000, probe=False).verdict == "unknown"
-    result = solve(position, max_nodes=40_000)
-    assert result.verdict == "won" and result.moves is not None
-    assert replay(position, result.moves).is_won()
-
-
-def test_the_beam_of_hold_back_sets_wins_a_manual_deal() -> None:
-    # Intrigue deal 222, manual: unknown to the plain search after ten million
-    # positions; the beam over hold-back sets wins it, holding back cards that
-    # the single-card probes do not (docs/solver.md, "The manual-mode probes").
-    position = Position.start("intrigue", 222, "manual")
-    assert solve(position, max_nodes=200_000, probe=False).verdict == "unknown"
-    result = solve(position, max_nodes=200_000)
+@pytest.mark.parametrize(
+    ("deal", "nodes"),
+    [
+        # The plain search finds no win in 40 000 positions (nor in a million);
+        # dealing as auto mode does but holding back one card it would send up wins.
+        (1136, 40_000),
+        # Unknown to the plain search after ten million positions; the beam over
+        # hold-back sets wins it, holding back cards that single holds do not
+        # (docs/solver.md, "The manual-mode probes").
+        (222, 200_000),
+    ],
+)
+def test_holding_back_cards_wins_a_manual_deal(deal: int, nodes: int) -> None:
+    position = Position.start("intrigue", deal, "manual")
+    assert solve(position, max_nodes=nodes, probe=False).verdict == "unknown"
+    result = solve(position, max_nodes=nodes)
     assert result.verdict == "won" and result.moves is not None
     assert replay(position, result.moves).is_won()
 

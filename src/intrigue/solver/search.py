@@ -239,10 +239,11 @@ def deal_holding_back(
             dealt[-1].append(k)
             if k not in held and state.can_up(cols[-1][-1]):
                 send_up(len(cols) - 1)
+        # Only a deal opens a column, so the cascade's scan is fixed until the next.
+        scan = range(len(cols) - 1, -1, -1) if newest_first else range(len(cols))
         cascade = True
         while cascade:
             cascade = False
-            scan = range(len(cols) - 1, -1, -1) if newest_first else range(len(cols))
             for i in scan:
                 col = cols[i]
                 if col and dealt[i][-1] not in held and state.can_up(col[-1]):
