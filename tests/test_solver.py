@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import random
 import time
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import event, given
 from hypothesis import strategies as st
 
 from cardlists import ids
@@ -22,10 +23,16 @@ from intrigue.game import Game
 from intrigue.notation import DEAL, Move
 from intrigue.position import Position, validate
 from intrigue.solver import SolverBugError, replay, solve
-from intrigue.solver.search import deal_holding_back, tables_for
+from intrigue.solver.search import (
+    NATIVE,
+    _python_search,
+    deal_holding_back,
+    stock_indices,
+    tables_for,
+)
 from intrigue.solver.state import SearchState, from_move, op_to_move, to_move
 from intrigue.variants import GAME_IDS, find_variant
-from play import SHORTCUT_SETTINGS, positions
+from play import SHORTCUT_SETTINGS, positions, random_position
 
 DATA = Path(__file__).parent / "data" / "solver"
 _spec = importlib.util.spec_from_file_location("make_golden", DATA / "make_golden.py")
@@ -33,6 +40,7 @@ assert _spec is not None and _spec.loader is not None
 make_golden = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(make_golden)
 brute_force = make_golden.brute_force
+needs_core = pytest.mark.skipif(not NATIVE, reason="the compiled search is not built")
 
 
 # ---------------------------------------------------------------- helpers
@@ -514,6 +522,129 @@ def test_the_beam_can_cascade_newest_first() -> None:
             assert end.why_illegal(move) is None
             end = end.apply(move)
         assert end.pack_dealt
+
+
+STATE_OPTIONS = ("symmetry", "deal_first", "natural_spots", "lone_cards")
+
+
+def hold_back_both(
+    position: Position,
+    held: frozenset[int],
+    newest_first: bool,
+    max_nodes: int,
+    flags: dict[str, bool] | None = None,
+) -> tuple[tuple[object, ...], tuple[object, ...]]:
+    """One probe try both ways: ``deal_holding_back`` and the Python search, then
+    ``_core.hold_back``: (verdict, nodes, best, sent, dealing moves, ops if won)."""
+    from intrigue.solver import _core
+
+    flags = flags or {}
+    options = {k: v for k, v in flags.items() if k in STATE_OPTIONS}
+    safe = flags.get("safe_moves", True)
+    tables = tables_for(position.variant)
+    state, sent = deal_holding_back(position, tables, held, newest_first=newest_first, **options)
+    dealing = len(state.log)
+    verdict, nodes, best = _python_search(state, max_nodes, None, None, safe)
+    python = (verdict, nodes, best, sent, dealing, list(state.log) if verdict == "won" else None)
+    start = SearchState(position, tables, **options)
+    before = (list(start.cols), list(start.cnt), start.dealt, start.on, list(start.log))
+    native = _core.hold_back(
+        start, stock_indices(position), held, newest_first, max_nodes, None, safe
+    )
+    # The passed-in state is left as it was (the probes reuse one for every try).
+    assert (list(start.cols), list(start.cnt), start.dealt, start.on, list(start.log)) == before
+    return python, native
+
+
+@needs_core
+@given(
+    st.sampled_from(GAME_IDS),
+    st.integers(1, 20000),
+    st.lists(st.integers(0, 1000), max_size=100),
+    st.data(),
+    st.booleans(),
+    st.integers(1, 2000),
+    st.sampled_from(SHORTCUT_SETTINGS),
+)
+def test_compiled_hold_back_matches_python(
+    game: str,
+    deal: int,
+    picks: list[int],
+    data: st.DataObject,
+    newest_first: bool,
+    budget: int,
+    flags: dict[str, bool],
+) -> None:
+    """``_core.hold_back`` deals exactly as ``deal_holding_back`` (the same cards
+    sent up, in order, hence the same end position) and then searches as the
+    Python search: same verdict, positions, best and, when won, the same line."""
+    position = random_position(game, deal, "manual", picks)
+    _, sent = deal_holding_back(position, tables_for(position.variant))
+    # Holds from the cards the plain deal sends up (cards already in the
+    # columns among them), and any stock index at all.
+    some_sent = data.draw(st.lists(st.sampled_from(sent), max_size=8)) if sent else []
+    others = data.draw(st.lists(st.integers(0, len(position.order) - 1), max_size=3))
+    held = frozenset(some_sent + others)
+    python, native = hold_back_both(position, held, newest_first, budget, flags)
+    assert native == python
+    event(str(native[0]))
+
+
+@needs_core
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_compiled_hold_back_on_real_deals(game: str) -> None:
+    # From the start and from points in the deal; the beam's own kind of sets
+    # (cards of the plain deal's sent list, one to a dozen of them).
+    rng = random.Random(game)
+    for deal in (1, 2, 222, 1545):
+        for moves in (0, 15, 60):
+            position = random_position(game, deal, "manual", [rng.randrange(1000)] * moves)
+            _, sent = deal_holding_back(position, tables_for(position.variant))
+            sets = [frozenset()] + [
+                frozenset(rng.sample(sent, min(len(sent), size))) for size in (1, 3, 12)
+            ]
+            for held in sets:
+                for newest_first in (False, True):
+                    for budget in (500, 5000):
+                        python, native = hold_back_both(position, held, newest_first, budget)
+                        assert native == python, (game, deal, moves, sorted(held), newest_first)
+
+
+@needs_core
+@pytest.mark.parametrize(
+    ("change", "error"),
+    [
+        ({"origins": 5}, TypeError),
+        ({"origins": []}, ValueError),
+        ({"origins": [[0]]}, ValueError),
+        ({"origins": "columns"}, ValueError),
+        ({"held": [-1]}, ValueError),
+        ({"held": [104]}, ValueError),
+        ({"held": ["a"]}, TypeError),
+        ({"held": 3}, TypeError),
+        ({"max_nodes": "many"}, TypeError),
+        ({"deadline": "soon"}, TypeError),
+        ({"state": None}, AttributeError),
+    ],
+)
+def test_compiled_hold_back_rejects_bad_arguments(
+    change: dict[str, object], error: type[Exception]
+) -> None:
+    from intrigue.solver import _core
+
+    position = Position.start("intrigue", 1, "manual")
+    for _ in range(5):
+        position = position.apply(DEAL)
+    state = SearchState(position, tables_for(position.variant))
+    origins = stock_indices(position)
+    assert len(origins) == 1 and len(origins[0]) > 1
+    good: dict[str, object] = {"state": state, "origins": origins, "held": frozenset({3})}
+    assert _core.hold_back(**good, max_nodes=100)[0] in ("won", "lost", "unknown")  # type: ignore[arg-type]
+    bad_origins = [[len(position.order)] * len(origins[0])]
+    with pytest.raises(ValueError):
+        _core.hold_back(state, bad_origins, ())  # a card in a column not dealt yet
+    with pytest.raises(error):
+        _core.hold_back(**{**good, **change})  # type: ignore[arg-type]
 
 
 def test_probe_never_changes_a_verdict() -> None:

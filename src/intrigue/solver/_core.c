@@ -11,6 +11,11 @@
  * of every game and mode, with every shortcut on and off.  Every "won" line is
  * still replayed through the engine by search.py.
  *
+ * hold_back() is one try of the manual-mode probes: search.py's
+ * deal_holding_back (the rest of the stock dealt as auto mode does, some
+ * cards held back) and then this search from its end, checked against the
+ * Python pair by tests/test_solver.py (test_compiled_hold_back_*).
+ *
  * Keys: every column content met is interned as a node of a trie (a column
  * is its parent content plus one card), so a column is one int, kept up to
  * date as cards are pushed and popped, and a position's key is its dealt
@@ -897,6 +902,43 @@ static int load_state(PyObject *obj, State *s, Trie *trie) {
     return 0;
 }
 
+/* max_nodes (None: no limit) and deadline (None: none) as search.py reads them. */
+static int parse_limits(PyObject *max_nodes, PyObject *deadline, Limits *lim) {
+    memset(lim, 0, sizeof *lim);
+    lim->limit = 1LL << 62;
+    if (max_nodes != Py_None) {
+        int overflow = 0;
+        lim->limit = PyLong_AsLongLongAndOverflow(max_nodes, &overflow);
+        if (lim->limit == -1 && PyErr_Occurred()) return -1;
+        if (overflow > 0 || lim->limit > 1LL << 62) lim->limit = 1LL << 62; /* as search.py: no real limit */
+        if (overflow < 0) lim->limit = 1;
+    }
+    lim->deadline = -1;
+    if (deadline != Py_None) {
+        lim->deadline = PyFloat_AsDouble(deadline);
+        if (lim->deadline == -1 && PyErr_Occurred()) return -1;
+        if (lim->deadline < 0) lim->deadline = 0;
+    }
+    return 0;
+}
+
+/* The state's whole log as a list of ints (the operations of state.py). */
+static PyObject *log_list(const State *s) {
+    PyObject *line = PyList_New((Py_ssize_t)s->nlog);
+    if (!line) return NULL;
+    for (size_t k = 0; k < s->nlog; k++) {
+        PyObject *op = PyLong_FromLong(s->log[k]);
+        if (!op) {
+            Py_DECREF(line);
+            return NULL;
+        }
+        PyList_SET_ITEM(line, (Py_ssize_t)k, op);
+    }
+    return line;
+}
+
+static const char *verdict_names[] = {"won", "lost", "unknown"};
+
 static PyObject *core_search(PyObject *self, PyObject *args, PyObject *kwargs) {
     (void)self;
     static char *kwlist[] = {"state", "max_nodes", "deadline", "on_progress", "safe_moves", NULL};
@@ -906,21 +948,7 @@ static PyObject *core_search(PyObject *self, PyObject *args, PyObject *kwargs) {
                                      &safe_moves))
         return NULL;
     Limits lim;
-    memset(&lim, 0, sizeof lim);
-    lim.limit = 1LL << 62;
-    if (max_nodes != Py_None) {
-        int overflow = 0;
-        lim.limit = PyLong_AsLongLongAndOverflow(max_nodes, &overflow);
-        if (lim.limit == -1 && PyErr_Occurred()) return NULL;
-        if (overflow > 0 || lim.limit > 1LL << 62) lim.limit = 1LL << 62; /* as search.py: no real limit */
-        if (overflow < 0) lim.limit = 1;
-    }
-    lim.deadline = -1;
-    if (deadline != Py_None) {
-        lim.deadline = PyFloat_AsDouble(deadline);
-        if (lim.deadline == -1 && PyErr_Occurred()) return NULL;
-        if (lim.deadline < 0) lim.deadline = 0;
-    }
+    if (parse_limits(max_nodes, deadline, &lim)) return NULL;
     lim.on_progress = on_progress == Py_None ? NULL : on_progress;
     lim.safe_moves = safe_moves;
     State s;
@@ -939,34 +967,172 @@ static PyObject *core_search(PyObject *self, PyObject *args, PyObject *kwargs) {
         free(s.log);
         return NULL;
     }
-    static const char *names[] = {"won", "lost", "unknown"};
-    PyObject *line = Py_None;
-    Py_INCREF(line);
-    if (result == WON) {
-        Py_DECREF(line);
-        line = PyList_New((Py_ssize_t)s.nlog);
-        if (!line) {
-            free(s.log);
-            return NULL;
-        }
-        for (size_t k = 0; k < s.nlog; k++) {
-            PyObject *op = PyLong_FromLong(s.log[k]);
-            if (!op) {
-                Py_DECREF(line);
-                free(s.log);
-                return NULL;
+    PyObject *line = result == WON ? log_list(&s) : Py_NewRef(Py_None);
+    free(s.log);
+    if (!line) return NULL;
+    return Py_BuildValue("sLiN", verdict_names[result], lim.nodes, lim.best, line);
+}
+
+/* ------------------------------------------------------------------ the hold-back probe */
+
+/* search.py deal_holding_back, step for step: deal the rest of the stock; a
+ * dealt card that lands on the newest column goes up at once if it is not
+ * held and can; then the cascade sends up the leftmost (newest_first: the
+ * rightmost) column top that can go up and is not held, again and again.
+ * origin[i][h] is the stock index of the card at height h of column i (kept
+ * in step: the dealing only deals and sends tops up); held[k] marks stock
+ * index k held back.  The stock indices sent up go to sent[0..*nsent). */
+static int deal_holding_back(State *s, uint8_t origin[MAXCOLS][MAXCARDS], const uint8_t *held, int newest_first,
+                             int *sent, int *nsent) {
+    *nsent = 0;
+    while (s->dealt < s->n_order) {
+        int k = s->dealt, ncols = s->ncols, last = ncols - 1, height = s->len[last];
+        if (play(s, DEAL_CODE)) return -1;
+        if (s->ncols == ncols && s->len[last] > height) {
+            origin[last][height] = (uint8_t)k;
+            if (!held[k] && can_up(s, top(s, last))) {
+                if (play(s, last)) return -1;
+                sent[(*nsent)++] = k;
             }
-            PyList_SET_ITEM(line, (Py_ssize_t)k, op);
+        }
+        /* Only a deal opens a column, so the cascade's scan is fixed until the next. */
+        ncols = s->ncols;
+        for (;;) {
+            int found = -1;
+            for (int n = 0; n < ncols; n++) {
+                int i = newest_first ? ncols - 1 - n : n;
+                if (s->len[i] && !held[origin[i][s->len[i] - 1]] && can_up(s, top(s, i))) {
+                    found = i;
+                    break;
+                }
+            }
+            if (found < 0) break;
+            if (play(s, found)) return -1;
+            sent[(*nsent)++] = origin[found][s->len[found]];
         }
     }
+    return 0;
+}
+
+/* origins: one sequence of stock indices per column of the state, as long as
+ * the column, each index in [0, dealt): the cards in the columns were dealt. */
+static int load_origins(PyObject *origins, const State *s, uint8_t origin[MAXCOLS][MAXCARDS]) {
+    PyObject *outer = PySequence_Tuple(origins);
+    if (!outer) return -1;
+    if (PyTuple_GET_SIZE(outer) != s->ncols) {
+        PyErr_Format(PyExc_ValueError, "origins has %zd columns, the state %d", PyTuple_GET_SIZE(outer), s->ncols);
+        Py_DECREF(outer);
+        return -1;
+    }
+    for (int i = 0; i < s->ncols; i++) {
+        PyObject *seq = PySequence_Tuple(PyTuple_GET_ITEM(outer, i));
+        if (!seq) {
+            Py_DECREF(outer);
+            return -1;
+        }
+        if (PyTuple_GET_SIZE(seq) != s->len[i]) {
+            PyErr_Format(PyExc_ValueError, "origins of column %d has %zd cards, the column %d", i,
+                         PyTuple_GET_SIZE(seq), s->len[i]);
+            Py_DECREF(seq);
+            Py_DECREF(outer);
+            return -1;
+        }
+        for (int h = 0; h < s->len[i]; h++) {
+            long x = PyLong_AsLong(PyTuple_GET_ITEM(seq, h));
+            if ((x == -1 && PyErr_Occurred()) || check_range("origins", x, 0, (long)s->dealt - 1)) {
+                Py_DECREF(seq);
+                Py_DECREF(outer);
+                return -1;
+            }
+            origin[i][h] = (uint8_t)x;
+        }
+        Py_DECREF(seq);
+    }
+    Py_DECREF(outer);
+    return 0;
+}
+
+/* held: any iterable of stock indices, each in [0, n_order). */
+static int load_held(PyObject *obj, const State *s, uint8_t *held) {
+    memset(held, 0, MAXCARDS);
+    PyObject *seq = PySequence_Tuple(obj);
+    if (!seq) return -1;
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(seq); k++) {
+        long x = PyLong_AsLong(PyTuple_GET_ITEM(seq, k));
+        if ((x == -1 && PyErr_Occurred()) || check_range("held", x, 0, (long)s->n_order - 1)) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        held[x] = 1;
+    }
+    Py_DECREF(seq);
+    return 0;
+}
+
+static PyObject *core_hold_back(PyObject *self, PyObject *args, PyObject *kwargs) {
+    (void)self;
+    static char *kwlist[] = {"state", "origins", "held", "newest_first", "max_nodes", "deadline", "safe_moves", NULL};
+    PyObject *obj, *origins, *held_obj, *max_nodes = Py_None, *deadline = Py_None;
+    int newest_first = 0, safe_moves = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO|pOOp", kwlist, &obj, &origins, &held_obj, &newest_first,
+                                     &max_nodes, &deadline, &safe_moves))
+        return NULL;
+    Limits lim;
+    if (parse_limits(max_nodes, deadline, &lim)) return NULL;
+    lim.safe_moves = safe_moves;
+    State s;
+    Trie trie;
+    uint8_t origin[MAXCOLS][MAXCARDS], held[MAXCARDS];
+    int sent[MAXCARDS], nsent = 0;
+    if (trie_init(&trie)) {
+        trie_free(&trie);
+        return PyErr_NoMemory();
+    }
+    if (load_state(obj, &s, &trie) || load_origins(origins, &s, origin) || load_held(held_obj, &s, held)) {
+        trie_free(&trie);
+        free(s.log);
+        return NULL;
+    }
+    if (deal_holding_back(&s, origin, held, newest_first, sent, &nsent)) {
+        trie_free(&trie);
+        free(s.log);
+        return PyErr_NoMemory();
+    }
+    long long dealing = (long long)s.nlog;
+    int result = search(&s, &lim);
+    trie_free(&trie);
+    if (result == FAILED) {
+        free(s.log);
+        return NULL;
+    }
+    PyObject *line = result == WON ? log_list(&s) : Py_NewRef(Py_None);
     free(s.log);
-    return Py_BuildValue("sLiN", names[result], lim.nodes, lim.best, line);
+    if (!line) return NULL;
+    PyObject *up = PyList_New(nsent);
+    if (!up) {
+        Py_DECREF(line);
+        return NULL;
+    }
+    for (int k = 0; k < nsent; k++) {
+        PyObject *index = PyLong_FromLong(sent[k]);
+        if (!index) {
+            Py_DECREF(up);
+            Py_DECREF(line);
+            return NULL;
+        }
+        PyList_SET_ITEM(up, k, index);
+    }
+    return Py_BuildValue("sLiNLN", verdict_names[result], lim.nodes, lim.best, up, dealing, line);
 }
 
 static PyMethodDef methods[] = {
     {"search", (PyCFunction)(void (*)(void))core_search, METH_VARARGS | METH_KEYWORDS,
      "search(state, max_nodes=None, deadline=None, on_progress=None, safe_moves=True)\n"
      "-> (verdict, nodes, best, ops or None): search.py's depth-first search, compiled."},
+    {"hold_back", (PyCFunction)(void (*)(void))core_hold_back, METH_VARARGS | METH_KEYWORDS,
+     "hold_back(state, origins, held, newest_first=False, max_nodes=None, deadline=None, safe_moves=True)\n"
+     "-> (verdict, nodes, best, sent, dealing, ops or None): search.py's deal_holding_back from state\n"
+     "(origins: the stock index of each column card; held: stock indices), then search() from its end."},
     {NULL, NULL, 0, NULL},
 };
 

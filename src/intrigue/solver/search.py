@@ -201,6 +201,13 @@ def _line(state: SearchState) -> tuple[Move, ...]:
     return tuple(op_to_move(op) for op in state.log)
 
 
+def stock_indices(position: Position) -> list[list[int]]:
+    """The stock index (place in ``position.order``) of each column card, as in
+    :attr:`SearchState.cols`: one list a column, bottom first, base left out."""
+    where = {card: k for k, card in enumerate(position.order)}
+    return [[where[c] for c in column[1:]] for column in position.columns]
+
+
 def deal_holding_back(
     position: Position,
     tables: Tables,
@@ -219,10 +226,11 @@ def deal_holding_back(
     With nothing held back and the leftmost first this reaches exactly the
     auto deal's position (``test_manual_mode_can_replay_the_auto_deal``).
     ``options`` go to :class:`SearchState` (the shortcuts of the search that follows).
+    This is the specification of the compiled ``_core.hold_back``, which deals
+    the same way and then searches the end (``test_compiled_hold_back_*``).
     """
     state = SearchState(position, tables, **options)
-    where = {card: k for k, card in enumerate(position.order)}
-    dealt = [[where[c] for c in column[1:]] for column in position.columns]
+    dealt = stock_indices(position)
     cols = state.cols
     sent: list[int] = []
 
