@@ -647,6 +647,22 @@ def test_compiled_hold_back_rejects_bad_arguments(
         _core.hold_back(**{**good, **change})  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize(
+    ("game", "deal", "moves"), [("intrigue", 1136, 0), ("glencoe", 5, 30), ("salic-law", 38, 10)]
+)
+def test_probes_agree_compiled_and_python(game: str, deal: int, moves: int) -> None:
+    """``solve`` with the compiled probes and with the Python ones: same answer, same work."""
+    position = random_position(game, deal, "manual", list(range(moves)))
+    python = solve(position, max_nodes=30_000, native=False)
+    native = solve(position, max_nodes=30_000)
+    assert (native.verdict, native.nodes, native.best, native.moves) == (
+        python.verdict,
+        python.nodes,
+        python.best,
+        python.moves,
+    )
+
+
 def test_probe_never_changes_a_verdict() -> None:
     for deal in range(1, 9):
         position = Position.start("glencoe", deal, "manual")

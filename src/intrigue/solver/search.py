@@ -179,7 +179,7 @@ def solve(
         # it sends up (a beam search over them), and search each end a little.
         share = 3 * max_nodes // 8 if max_nodes is not None else PROBE_SHARE_UNLIMITED
         line, nodes, seen = _probe(
-            position, tables, max(1, share), deadline, progress_from(used), search, **options
+            position, tables, max(1, share), deadline, progress_from(used), native, **options
         )
         used += nodes
         best = max(best, seen)
@@ -267,7 +267,7 @@ def _probe(
     budget: int,
     deadline: float | None,
     on_progress: Callable[[int], None] | None,
-    search: Searcher,
+    native: bool,
     **options: bool,
 ) -> tuple[tuple[Move, ...] | None, int, int]:
     """The manual-mode probes: (winning line or None, nodes used, best seen).
@@ -278,28 +278,27 @@ def _probe(
     take the pile), with the cascade leftmost first, then, with what is left,
     rightmost first.  Each try deals the pack holding back one set and
     searches the end with :data:`HOLD_BACK_NODES` positions; the moves of its
-    dealing count as positions too, and ``budget`` caps the total.
+    dealing count as positions too, and ``budget`` caps the total.  With
+    ``native`` (and the compiled search built) both the dealing and the
+    search run in C (``_core.hold_back``), else :func:`deal_holding_back` and
+    :func:`_python_search`: the same tries, positions and lines.
     """
+    deal_and_search = _hold_back_tries(position, tables, deadline, native, options)
     first = min(PROBE_NODES, max(1, budget // 4))
-    state, sent = deal_holding_back(position, tables, frozenset(), **options)
-    verdict, used, best = search(state, first, deadline, None, True)
+    verdict, used, best, sent, _, line = deal_and_search(frozenset(), False, first)
     if verdict == "won":
-        return _line(state), used, best
+        return line, used, best
 
     def attempt(
         held: frozenset[int], newest_first: bool
     ) -> tuple[tuple[Move, ...] | None, int, list[int]]:
         nonlocal used, best
-        state, sent = deal_holding_back(
-            position, tables, held, newest_first=newest_first, **options
-        )
-        dealing = len(state.log)
-        verdict, nodes, seen = search(state, HOLD_BACK_NODES, deadline, None, True)
+        _, nodes, seen, sent, dealing, line = deal_and_search(held, newest_first, HOLD_BACK_NODES)
         used += nodes + dealing
         best = max(best, seen)
         if on_progress is not None:
             on_progress(used)
-        return (_line(state) if verdict == "won" else None), seen, sent
+        return line, seen, sent
 
     def beam_search(sent: list[int], newest_first: bool, cap: int) -> tuple[Move, ...] | None:
         # A hold-back set, the cards its deal sent up, and where its children
@@ -339,6 +338,56 @@ def _probe(
     return line, used, best
 
 
+HoldBackTry = Callable[
+    [frozenset[int], bool, int],
+    tuple[Verdict, int, int, list[int], int, tuple[Move, ...] | None],
+]
+"""One try of the probes: (held, newest_first, max_nodes) -> (verdict, nodes,
+best, the stock indices sent up, the moves of the dealing, the line if won)."""
+
+
+def _hold_back_tries(
+    position: Position,
+    tables: Tables,
+    deadline: float | None,
+    native: bool,
+    options: dict[str, bool],
+) -> HoldBackTry:
+    """The probes' try from ``position``: deal the rest holding back a set, search the end.
+
+    Compiled (``native`` and built): one :class:`SearchState` and the stock
+    indices of its column cards serve every try, as ``_core.hold_back`` leaves
+    the state untouched.  Otherwise :func:`deal_holding_back` and
+    :func:`_python_search`.
+    """
+    if native and NATIVE:
+        start = SearchState(position, tables, **options)
+        origins = stock_indices(position)
+
+        def compiled(
+            held: frozenset[int], newest_first: bool, max_nodes: int
+        ) -> tuple[Verdict, int, int, list[int], int, tuple[Move, ...] | None]:
+            verdict, nodes, best, sent, dealing, ops = _core.hold_back(
+                start, origins, held, newest_first, max_nodes, deadline, True
+            )
+            line = None if ops is None else tuple(op_to_move(op) for op in ops)
+            return verdict, nodes, best, sent, dealing, line
+
+        return compiled
+
+    def python(
+        held: frozenset[int], newest_first: bool, max_nodes: int
+    ) -> tuple[Verdict, int, int, list[int], int, tuple[Move, ...] | None]:
+        state, sent = deal_holding_back(
+            position, tables, held, newest_first=newest_first, **options
+        )
+        dealing = len(state.log)
+        verdict, nodes, best = _python_search(state, max_nodes, deadline, None, True)
+        return verdict, nodes, best, sent, dealing, _line(state) if verdict == "won" else None
+
+    return python
+
+
 def replay(position: Position, moves: tuple[Move, ...]) -> Position:
     """Play ``moves`` from ``position`` through the engine's checked path; return the end.
 
@@ -357,12 +406,6 @@ def replay(position: Position, moves: tuple[Move, ...]) -> Position:
             f"solver line of {len(moves)} moves does not win {position.describe()}"
         )
     return position
-
-
-Searcher = Callable[
-    [SearchState, int | None, float | None, Callable[[int], None] | None, bool],
-    tuple[Verdict, int, int],
-]
 
 
 def _search(
