@@ -28,15 +28,22 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any, Literal
+from functools import lru_cache, partial
+from typing import Any, Literal, NamedTuple
 
 from intrigue.errors import IllegalMoveError
 from intrigue.game import Game
 from intrigue.notation import Move
 from intrigue.position import Position
 from intrigue.solver.rules import Tables, compile_rules
-from intrigue.solver.state import COLUMN_MOVE, DEAL_CODE, SearchState, op_code, op_to_move
+from intrigue.solver.state import (
+    COLUMN_MOVE,
+    DEAL_CODE,
+    SearchState,
+    Snapshot,
+    op_code,
+    op_to_move,
+)
 from intrigue.variants import Variant
 
 try:
@@ -64,6 +71,15 @@ BEAM_WIDTH = 60
 """Hold-back sets kept at each level of the manual-mode beam (docs/solver.md)."""
 BEAM_DEPTH = 20
 """Most cards one hold-back set of the beam holds."""
+HOLD_BACK_BEAM_NODES = 1_500_000
+"""Most positions one manual-mode beam over hold-back sets may use, where beams
+over the deal follow it."""
+DEAL_BEAM_WIDTHS = (16, 64, 256, 1024, 4096, 16384)
+"""The widths of the manual-mode beams over the deal, tried in turn (docs/solver.md)."""
+DEAL_BEAM_NODES = 500
+"""Budget of each try that scores a position of a beam over the deal."""
+DEAL_BEAM_CHILDREN = 64
+"""Most children one position of a beam over the deal may have."""
 PROGRESS_EVERY = 4096
 """Nodes between two deadline checks / progress callbacks (a power of two)."""
 
@@ -176,13 +192,15 @@ def solve(
             line = _line(state) if verdict == "won" else None
             return finish(verdict, line)
         # Deal the rest as the auto mode would, holding back sets of the cards
-        # it sends up (a beam search over them), and search each end a little.
-        share = 3 * max_nodes // 8 if max_nodes is not None else PROBE_SHARE_UNLIMITED
-        line, nodes, seen = _probe(
-            position, tables, max(1, share), deadline, progress_from(used), native, **options
-        )
-        used += nodes
-        best = max(best, seen)
+        # it sends up (beam searches over them), or a beam over the deal itself,
+        # and search each end a little: half the budget where the beams over
+        # the deal join the probes, else 3/8.
+        part = 3 if tables.vacant_any_time else 4
+        share = part * max_nodes // 8 if max_nodes is not None else PROBE_SHARE_UNLIMITED
+        probes = _Probes(position, tables, deadline, progress_from(used), native, options)
+        line = probes.run(max(1, share))
+        used += probes.used
+        best = max(best, probes.best)
         if line is not None:
             return finish("won", line)
     state = SearchState(position, tables, **options)
@@ -230,21 +248,29 @@ def deal_holding_back(
     the same way and then searches the end (``test_compiled_hold_back_*``).
     """
     state = SearchState(position, tables, **options)
-    dealt = stock_indices(position)
+    sent = _deal_rest(state, stock_indices(position), held, newest_first)
+    return state, sent
+
+
+def _deal_rest(
+    state: SearchState, origins: list[list[int]], held: frozenset[int], newest_first: bool
+) -> list[int]:
+    """:func:`deal_holding_back` on ``state`` itself, whose column cards came
+    from the stock indices ``origins`` (kept up to date); returns the cards sent up."""
     cols = state.cols
     sent: list[int] = []
 
     def send_up(i: int) -> None:
         state.play(i)
-        sent.append(dealt[i].pop())
+        sent.append(origins[i].pop())
 
     while state.dealt < state.n_order:
         k = state.dealt
         state.play(DEAL_CODE)
-        if len(cols) > len(dealt):
-            dealt.append([])
-        elif len(cols[-1]) > len(dealt[-1]):
-            dealt[-1].append(k)
+        if len(cols) > len(origins):
+            origins.append([])
+        elif len(cols[-1]) > len(origins[-1]):
+            origins[-1].append(k)
             if k not in held and state.can_up(cols[-1][-1]):
                 send_up(len(cols) - 1)
         # Only a deal opens a column, so the cascade's scan is fixed until the next.
@@ -254,56 +280,156 @@ def deal_holding_back(
             cascade = False
             for i in scan:
                 col = cols[i]
-                if col and dealt[i][-1] not in held and state.can_up(col[-1]):
+                if col and origins[i][-1] not in held and state.can_up(col[-1]):
                     send_up(i)
                     cascade = True
                     break
-    return state, sent
+    return sent
 
 
-def _probe(
-    position: Position,
-    tables: Tables,
-    budget: int,
+Origins = tuple[tuple[int, ...], ...]
+"""The stock index of each column card, one tuple a column, as in :attr:`SearchState.cols`."""
+
+
+@dataclass(frozen=True)
+class _Try:
+    """One probe try: the rest of the pack dealt holding back a set, the end searched."""
+
+    verdict: Verdict
+    nodes: int
+    """Positions searched plus the moves of the dealing (the budget counts both)."""
+    best: int
+    sent: list[int]
+    ops: tuple[int, ...] | None
+    """On "won", the undo-log operations of the whole line from the try's state."""
+
+
+def _try_from(
+    state: SearchState,
+    origins: Origins,
+    held: frozenset[int],
+    newest_first: bool,
+    max_nodes: int,
     deadline: float | None,
-    on_progress: Callable[[int], None] | None,
     native: bool,
-    **options: bool,
-) -> tuple[tuple[Move, ...] | None, int, int]:
-    """The manual-mode probes: (winning line or None, nodes used, best seen).
+) -> _Try:
+    """Deal the rest from ``state`` holding back ``held``, search the end; ``state``
+    is left as it was.  Compiled (``_core.hold_back``) when ``native`` and built,
+    else :func:`_deal_rest` and :func:`_python_search`: the same try either way."""
+    if native and NATIVE:
+        verdict, nodes, best, sent, dealing, compiled = _core.hold_back(
+            state, origins, held, newest_first, max_nodes, deadline, True
+        )
+        line = None if compiled is None else tuple(compiled)
+        return _Try(verdict, nodes + dealing, best, sent, line)
+    mark = len(state.log)
+    sent = _deal_rest(state, [list(o) for o in origins], held, newest_first)
+    dealing = len(state.log) - mark
+    verdict, nodes, best = _python_search(state, max_nodes, deadline, None, True)
+    line = tuple(state.log[mark:]) if verdict == "won" else None
+    state.undo_to(mark)
+    return _Try(verdict, nodes + dealing, best, sent, line)
 
-    First the auto deal itself, searched with up to :data:`PROBE_NODES`
-    positions; then a beam search over *hold-back sets* (cards of the deal
-    that stay in the columns however they could go up, so that a twin can
-    take the pile), with the cascade leftmost first, then, with what is left,
-    rightmost first.  Each try deals the pack holding back one set and
-    searches the end with :data:`HOLD_BACK_NODES` positions; the moves of its
-    dealing count as positions too, and ``budget`` caps the total.  With
-    ``native`` (and the compiled search built) both the dealing and the
-    search run in C (``_core.hold_back``), else :func:`deal_holding_back` and
-    :func:`_python_search`: the same tries, positions and lines.
+
+class _Probes:
+    """The manual-mode probes of :func:`solve` (docs/solver.md, "The manual-mode probes").
+
+    Every try is made of legal manual moves, so a win found is a win; the probes
+    prove nothing about a loss.  ``used`` counts the positions of every try
+    (and the moves of its dealing); ``best`` the most cards up any try saw.
     """
-    deal_and_search = _hold_back_tries(position, tables, deadline, native, options)
-    first = min(PROBE_NODES, max(1, budget // 4))
-    verdict, used, best, sent, _, line = deal_and_search(frozenset(), False, first)
-    if verdict == "won":
-        return line, used, best
+
+    def __init__(
+        self,
+        position: Position,
+        tables: Tables,
+        deadline: float | None,
+        on_progress: Callable[[int], None] | None,
+        native: bool,
+        options: dict[str, bool],
+    ) -> None:
+        self.state = SearchState(position, tables, **options)
+        self.origins: Origins = tuple(map(tuple, stock_indices(position)))
+        self.deadline = deadline
+        self.on_progress = on_progress
+        self.native = native
+        self.used = 0
+        self.best = 0
+        # The beams over the deal only send cards up; in Salic Law, whose vacant
+        # columns take cards during the deal, they win nothing (measured).
+        self.deal_beams = not tables.vacant_any_time
+
+    def out_of(self, cap: int, nodes: int) -> bool:
+        """Whether a try of ``nodes`` positions would pass ``cap``, or time is up."""
+        deadline = self.deadline
+        return self.used + nodes > cap or (deadline is not None and time.monotonic() >= deadline)
 
     def attempt(
-        held: frozenset[int], newest_first: bool
-    ) -> tuple[tuple[Move, ...] | None, int, list[int]]:
-        nonlocal used, best
-        _, nodes, seen, sent, dealing, line = deal_and_search(held, newest_first, HOLD_BACK_NODES)
-        used += nodes + dealing
-        best = max(best, seen)
-        if on_progress is not None:
-            on_progress(used)
-        return line, seen, sent
+        self, origins: Origins, held: frozenset[int], newest_first: bool, nodes: int
+    ) -> _Try:
+        """One try from ``self.state`` as it is now."""
+        result = _try_from(
+            self.state, origins, held, newest_first, nodes, self.deadline, self.native
+        )
+        self.used += result.nodes
+        self.best = max(self.best, result.best)
+        if self.on_progress is not None:
+            self.on_progress(self.used)
+        return result
 
-    def beam_search(sent: list[int], newest_first: bool, cap: int) -> tuple[Move, ...] | None:
-        # A hold-back set, the cards its deal sent up, and where its children
-        # start in that list: at the parent's last hold, so that the same set
-        # is rarely built twice (``tried`` skips it when it is).
+    def run(self, budget: int) -> tuple[Move, ...] | None:
+        """Every probe in turn until one wins or ``budget`` is spent; the winning line.
+
+        The auto deal first; then its hold-back beam, cascade leftmost first
+        (half of what is left), then rightmost first (all the rest, or, where
+        the deal beams follow, half of it); each hold-back beam at most
+        :data:`HOLD_BACK_BEAM_NODES`.  Then, in the games whose vacant columns
+        wait for the pack, beams over the deal, ever wider, with the rest.
+        """
+        start = self.state.snapshot()
+        first_nodes = min(PROBE_NODES, max(1, budget // 4))
+        first = self.attempt(self.origins, frozenset(), False, first_nodes)
+        if first.ops is not None:
+            return _moves(first.ops)
+        widths = DEAL_BEAM_WIDTHS if self.deal_beams else ()
+        deal_beams = [partial(self.deal_beam, width) for width in widths]
+        plan: list[tuple[int, Callable[[int], tuple[Move, ...] | None]]] = [
+            (2, lambda cap: self.hold_back_beam(first.sent, False, cap)),
+            (2 if deal_beams else 1, self.hold_back_beam_newest_first),
+            *((1, beam) for beam in deal_beams),
+        ]
+        for share, probe in plan:
+            if self.out_of(budget, HOLD_BACK_NODES):
+                break
+            self.state.restore(start)
+            cap = self.used + (budget - self.used) // share
+            if share > 1:
+                cap = min(cap, self.used + HOLD_BACK_BEAM_NODES)
+            line = probe(cap)
+            if line is not None:
+                return line
+        return None
+
+    def hold_back_beam_newest_first(self, cap: int) -> tuple[Move, ...] | None:
+        """The auto deal with the cascade rightmost first, then its hold-back beam."""
+        if self.out_of(cap, HOLD_BACK_NODES):
+            return None
+        first = self.attempt(self.origins, frozenset(), True, HOLD_BACK_NODES)
+        if first.ops is not None:
+            return _moves(first.ops)
+        return self.hold_back_beam(first.sent, True, cap)
+
+    def hold_back_beam(
+        self, sent: list[int], newest_first: bool, cap: int
+    ) -> tuple[Move, ...] | None:
+        """A beam search over hold-back sets: cards of the deal that stay in the
+        columns however they could go up, so that a twin can take the pile.
+
+        A set's children add one card its own deal sent up, from the parent's
+        last hold on, so that the same set is rarely built twice (``tried``
+        skips it when it is); each level keeps the :data:`BEAM_WIDTH` sets
+        whose tries put the most cards up.
+        """
         tried: set[frozenset[int]] = set()
         beam: list[tuple[frozenset[int], list[int], int]] = [(frozenset(), sent, 0)]
         for _ in range(BEAM_DEPTH):
@@ -313,15 +439,13 @@ def _probe(
                     child = held | {sent_then[j]}
                     if child in tried:
                         continue
-                    if used + HOLD_BACK_NODES > cap or (
-                        deadline is not None and time.monotonic() >= deadline
-                    ):
+                    if self.out_of(cap, HOLD_BACK_NODES):
                         return None
                     tried.add(child)
-                    line, score, sent_now = attempt(child, newest_first)
-                    if line is not None:
-                        return line
-                    children.append((score, child, sent_now, j))
+                    result = self.attempt(self.origins, child, newest_first, HOLD_BACK_NODES)
+                    if result.ops is not None:
+                        return _moves(result.ops)
+                    children.append((result.best, child, result.sent, j))
             if not children:
                 break
             # The most cards up first; ties keep the order they were tried in.
@@ -329,63 +453,104 @@ def _probe(
             beam = [(held, sent_now, j) for _, held, sent_now, j in children[:BEAM_WIDTH]]
         return None
 
-    line = beam_search(sent, False, used + (budget - used) // 2)
-    out_of_time = deadline is not None and time.monotonic() >= deadline
-    if line is None and used + HOLD_BACK_NODES <= budget and not out_of_time:
-        line, _, sent = attempt(frozenset(), True)
-        if line is None:
-            line = beam_search(sent, True, budget)
-    return line, used, best
+    def deal_beam(self, width: int, cap: int) -> tuple[Move, ...] | None:
+        """A beam search over the deal itself, one card at a time.
+
+        The beam holds positions after the same number of deals.  A position's
+        children are the positions just after the next deal, one for each set
+        of cards it may send up first (an older column's card only on the way
+        to one of the newest column's: any other can wait past the deal, see
+        :meth:`after_next_deal`).  When there are more than ``width``
+        children, each is scored by a try that deals the rest as auto mode
+        does and searches the end with :data:`DEAL_BEAM_NODES` positions, and
+        the ``width`` whose tries put the most cards up make the next beam.
+        The positions left when the pack is dealt are searched the same way.
+        """
+        state = self.state
+        beam = [_BeamEntry(state.snapshot(), (), self.origins)]
+        while beam:
+            children: dict[bytes, _BeamEntry] = {}
+            for entry in beam:
+                state.restore(entry.snapshot)
+                for key, child in self.after_next_deal(entry):
+                    children.setdefault(key, child)
+            if len(children) <= width and beam[0].snapshot.dealt + 1 < state.n_order:
+                beam = list(children.values())
+                continue
+            scored: list[tuple[int, int, _BeamEntry]] = []
+            for child in children.values():
+                if self.out_of(cap, DEAL_BEAM_NODES):
+                    return None
+                state.restore(child.snapshot)
+                result = self.attempt(child.origins, frozenset(), False, DEAL_BEAM_NODES)
+                if result.ops is not None:
+                    return _moves(child.line + result.ops)
+                scored.append((result.best, child.snapshot.on, child))
+            if state.dealt >= state.n_order:
+                return None
+            # The most cards up after the tries, then now; ties keep the order found.
+            scored.sort(key=lambda c: (-c[0], -c[1]))
+            beam = [child for _, _, child in scored[:width]]
+        return None
+
+    def after_next_deal(self, entry: _BeamEntry) -> list[tuple[bytes, _BeamEntry]]:
+        """The deal beam's children of ``entry`` (``self.state`` is there), by
+        key, at most :data:`DEAL_BEAM_CHILDREN` of them.
+
+        Sending up a card from an older column is only followed on while a
+        card of the newest column goes up after it before the deal: otherwise
+        the same card can go up after the deal instead, to the same end.
+        """
+        state = self.state
+        cols = state.cols
+        log = state.log
+        origins = [list(o) for o in entry.origins]
+        children: list[tuple[bytes, _BeamEntry]] = []
+        seen: set[tuple[bytes, bool]] = set()
+
+        def visit(waiting: bool) -> None:
+            # ``waiting``: an older column's card went up, and no newest card since.
+            here = (state.key(), waiting)
+            if len(children) >= DEAL_BEAM_CHILDREN or here in seen:
+                return
+            seen.add(here)
+            if not waiting:
+                mark = len(log)
+                k = state.dealt
+                state.play(DEAL_CODE)
+                after = [o[:] for o in origins]
+                if len(cols) > len(after):
+                    after.append([])
+                elif len(cols[-1]) > len(after[-1]):
+                    after[-1].append(k)
+                child = _BeamEntry(
+                    state.snapshot(), entry.line + tuple(log), tuple(map(tuple, after))
+                )
+                children.append((state.key(), child))
+                state.undo_to(mark)
+            newest = len(cols) - 1
+            for i in range(len(cols)):
+                if cols[i] and state.can_up(cols[i][-1]):
+                    mark = len(log)
+                    state.play(i)
+                    card = origins[i].pop()
+                    visit(i != newest)
+                    origins[i].append(card)
+                    state.undo_to(mark)
+
+        visit(False)
+        return children
 
 
-HoldBackTry = Callable[
-    [frozenset[int], bool, int],
-    tuple[Verdict, int, int, list[int], int, tuple[Move, ...] | None],
-]
-"""One try of the probes: (held, newest_first, max_nodes) -> (verdict, nodes,
-best, the stock indices sent up, the moves of the dealing, the line if won)."""
+class _BeamEntry(NamedTuple):
+    snapshot: Snapshot
+    line: tuple[int, ...]
+    """The undo-log operations from the probes' start position to here."""
+    origins: Origins
 
 
-def _hold_back_tries(
-    position: Position,
-    tables: Tables,
-    deadline: float | None,
-    native: bool,
-    options: dict[str, bool],
-) -> HoldBackTry:
-    """The probes' try from ``position``: deal the rest holding back a set, search the end.
-
-    Compiled (``native`` and built): one :class:`SearchState` and the stock
-    indices of its column cards serve every try, as ``_core.hold_back`` leaves
-    the state untouched.  Otherwise :func:`deal_holding_back` and
-    :func:`_python_search`.
-    """
-    if native and NATIVE:
-        start = SearchState(position, tables, **options)
-        origins = stock_indices(position)
-
-        def compiled(
-            held: frozenset[int], newest_first: bool, max_nodes: int
-        ) -> tuple[Verdict, int, int, list[int], int, tuple[Move, ...] | None]:
-            verdict, nodes, best, sent, dealing, ops = _core.hold_back(
-                start, origins, held, newest_first, max_nodes, deadline, True
-            )
-            line = None if ops is None else tuple(op_to_move(op) for op in ops)
-            return verdict, nodes, best, sent, dealing, line
-
-        return compiled
-
-    def python(
-        held: frozenset[int], newest_first: bool, max_nodes: int
-    ) -> tuple[Verdict, int, int, list[int], int, tuple[Move, ...] | None]:
-        state, sent = deal_holding_back(
-            position, tables, held, newest_first=newest_first, **options
-        )
-        dealing = len(state.log)
-        verdict, nodes, best = _python_search(state, max_nodes, deadline, None, True)
-        return verdict, nodes, best, sent, dealing, _line(state) if verdict == "won" else None
-
-    return python
+def _moves(ops: tuple[int, ...]) -> tuple[Move, ...]:
+    return tuple(op_to_move(op) for op in ops)
 
 
 def replay(position: Position, moves: tuple[Move, ...]) -> Position:

@@ -16,6 +16,8 @@ pile, :data:`DEAL_CODE` a deal, ``16 + 8 * i + j`` column ``i`` onto column
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from intrigue.cards import RANK_OF, SUIT_OF
 from intrigue.notation import DEAL, PILE, Move
 from intrigue.position import Position
@@ -39,6 +41,15 @@ _SLOTS = 27
 _NEVER = 28
 """Holds -1: a rank that never goes to a pile needs more than that."""
 _CNT_SIZE = 29
+
+
+class Snapshot(NamedTuple):
+    """A :class:`SearchState`'s position, to come back to (:meth:`SearchState.restore`)."""
+
+    cols: tuple[bytes, ...]
+    cnt: tuple[int, ...]
+    on: int
+    dealt: int
 
 
 def to_move(code: int) -> Move:
@@ -419,6 +430,17 @@ class SearchState:
         if len(col) > 1 and col[-2] != t + 1:
             return False
         return cnt[need[n]] >= self.safe_at[n]
+
+    def snapshot(self) -> Snapshot:
+        """What :meth:`restore` needs to come back here (the log is not kept)."""
+        return Snapshot(tuple(self.cols), tuple(self.cnt), self.on, self.dealt)
+
+    def restore(self, snapshot: Snapshot) -> None:
+        """Go to a position saved by :meth:`snapshot` of this state; the log starts empty."""
+        cols, cnt, self.on, self.dealt = snapshot
+        self.cols[:] = cols
+        self.cnt[:] = cnt
+        self.log = []
 
     def play_safe(self) -> None:
         """Send every safe card to the piles, until none is left (docs/solver.md)."""
