@@ -522,7 +522,7 @@ def _probes(position: Position, native: bool = True) -> _Probes:
         # Unknown to the solver of the previous round after 20 million positions
         # (hold-back beams included); the beam over the deal, 1024 wide, wins it
         # at its first cut.
-        (6875, 1024, 20_000),
+        (6875, 1024, 200_000),
         (222, 64, 100_000),
     ],
 )

@@ -381,10 +381,10 @@ class _Probes:
         """Every probe in turn until one wins or ``budget`` is spent; the winning line.
 
         The auto deal first; then its hold-back beam, cascade leftmost first
-        (half of what is left), then rightmost first (all the rest, or, where
-        the deal beams follow, half of it); each hold-back beam at most
-        :data:`HOLD_BACK_BEAM_NODES`.  Then, in the games whose vacant columns
-        wait for the pack, beams over the deal, ever wider, with the rest.
+        (half of what is left), then rightmost first (all the rest).  In the
+        games whose vacant columns wait for the pack the rightmost beam gets
+        half of what is left too, each hold-back beam at most
+        :data:`HOLD_BACK_BEAM_NODES`, and beams over the deal, ever wider, the rest.
         """
         start = self.state.snapshot()
         first_nodes = min(PROBE_NODES, max(1, budget // 4))
@@ -403,7 +403,7 @@ class _Probes:
                 break
             self.state.restore(start)
             cap = self.used + (budget - self.used) // share
-            if share > 1:
+            if share > 1 and deal_beams:
                 cap = min(cap, self.used + HOLD_BACK_BEAM_NODES)
             line = probe(cap)
             if line is not None:
@@ -474,6 +474,8 @@ class _Probes:
                 state.restore(entry.snapshot)
                 for key, child in self.after_next_deal(entry):
                     children.setdefault(key, child)
+            if self.out_of(cap, 0):
+                return None
             if len(children) <= width and beam[0].snapshot.dealt + 1 < state.n_order:
                 beam = list(children.values())
                 continue
@@ -495,7 +497,8 @@ class _Probes:
 
     def after_next_deal(self, entry: _BeamEntry) -> list[tuple[bytes, _BeamEntry]]:
         """The deal beam's children of ``entry`` (``self.state`` is there), by
-        key, at most :data:`DEAL_BEAM_CHILDREN` of them.
+        key, at most :data:`DEAL_BEAM_CHILDREN` of them; each position met on
+        the way counts as one of the probes' positions.
 
         Sending up a card from an older column is only followed on while a
         card of the newest column goes up after it before the deal: otherwise
@@ -514,6 +517,7 @@ class _Probes:
             if len(children) >= DEAL_BEAM_CHILDREN or here in seen:
                 return
             seen.add(here)
+            self.used += 1
             if not waiting:
                 mark = len(log)
                 k = state.dealt
