@@ -471,11 +471,11 @@ class _Probes:
         while beam:
             children: dict[bytes, _BeamEntry] = {}
             for entry in beam:
+                if self.out_of(cap, 0):
+                    return None
                 state.restore(entry.snapshot)
                 for key, child in self.after_next_deal(entry):
                     children.setdefault(key, child)
-            if self.out_of(cap, 0):
-                return None
             if len(children) <= width and beam[0].snapshot.dealt + 1 < state.n_order:
                 beam = list(children.values())
                 continue
