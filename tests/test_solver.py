@@ -22,7 +22,7 @@ from intrigue.cli import main
 from intrigue.game import Game
 from intrigue.notation import DEAL, Move
 from intrigue.position import Position, validate
-from intrigue.solver import SolverBugError, replay, solve
+from intrigue.solver import SolverBugError, replay, search, solve
 from intrigue.solver.search import (
     NATIVE,
     _BeamEntry,
@@ -725,6 +725,31 @@ def test_probes_agree_compiled_and_python(game: str, deal: int, moves: int) -> N
         python.nodes,
         python.best,
         python.moves,
+    )
+
+
+@pytest.mark.parametrize(("game", "deal"), [("intrigue", 222), ("faerie-queen", 187)])
+def test_probes_with_beams_over_the_deal_agree_compiled_and_python(
+    game: str, deal: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As above with the beams over the deal, which a limit this small leaves out."""
+    monkeypatch.setattr(search, "DEAL_BEAMS_FROM", 0)
+    widths: list[int] = []
+    beam = _Probes.deal_beam
+
+    def counted(self: _Probes, width: int, cap: int) -> tuple[Move, ...] | None:
+        widths.append(width)
+        return beam(self, width, cap)
+
+    monkeypatch.setattr(_Probes, "deal_beam", counted)
+    position = Position.start(game, deal, "manual")
+    python = solve(position, max_nodes=30_000, native=False)
+    native = solve(position, max_nodes=30_000)
+    assert widths == [search.DEAL_BEAM_WIDTHS[0]] * 2
+    assert (native.verdict, native.nodes, native.best) == (
+        python.verdict,
+        python.nodes,
+        python.best,
     )
 
 

@@ -71,6 +71,8 @@ BEAM_WIDTH = 60
 """Hold-back sets kept at each level of the manual-mode beam (docs/solver.md)."""
 BEAM_DEPTH = 20
 """Most cards one hold-back set of the beam holds."""
+DEAL_BEAMS_FROM = 1_000_000
+"""The least ``max_nodes`` at which the manual-mode probes include beams over the deal."""
 HOLD_BACK_BEAM_NODES = 1_500_000
 """Most positions one manual-mode beam over hold-back sets may use, where beams
 over the deal follow it."""
@@ -194,10 +196,18 @@ def solve(
         # Deal the rest as the auto mode would, holding back sets of the cards
         # it sends up (beam searches over them), or a beam over the deal itself,
         # and search each end a little: half the budget where the beams over
-        # the deal join the probes, else 3/8.
-        part = 3 if tables.vacant_any_time else 4
+        # the deal join the probes, else 3/8.  The beams over the deal only send
+        # cards up: in Salic Law, whose vacant columns take cards during the
+        # deal, they won nothing (measured); below DEAL_BEAMS_FROM they cost
+        # more than they win.
+        deal_beams = not tables.vacant_any_time and (
+            max_nodes is None or max_nodes >= DEAL_BEAMS_FROM
+        )
+        part = 4 if deal_beams else 3
         share = part * max_nodes // 8 if max_nodes is not None else PROBE_SHARE_UNLIMITED
-        probes = _Probes(position, tables, deadline, progress_from(used), native, options)
+        probes = _Probes(
+            position, tables, deadline, progress_from(used), native, options, deal_beams
+        )
         line = probes.run(max(1, share))
         used += probes.used
         best = max(best, probes.best)
@@ -347,6 +357,7 @@ class _Probes:
         on_progress: Callable[[int], None] | None,
         native: bool,
         options: dict[str, bool],
+        deal_beams: bool = True,
     ) -> None:
         self.state = SearchState(position, tables, **options)
         self.origins: Origins = tuple(map(tuple, stock_indices(position)))
@@ -355,9 +366,7 @@ class _Probes:
         self.native = native
         self.used = 0
         self.best = 0
-        # The beams over the deal only send cards up; in Salic Law, whose vacant
-        # columns take cards during the deal, they win nothing (measured).
-        self.deal_beams = not tables.vacant_any_time
+        self.deal_beams = deal_beams
 
     def out_of(self, cap: int, nodes: int) -> bool:
         """Whether a try of ``nodes`` positions would pass ``cap``, or time is up."""
@@ -381,10 +390,10 @@ class _Probes:
         """Every probe in turn until one wins or ``budget`` is spent; the winning line.
 
         The auto deal first; then its hold-back beam, cascade leftmost first
-        (half of what is left), then rightmost first (all the rest).  In the
-        games whose vacant columns wait for the pack the rightmost beam gets
-        half of what is left too, each hold-back beam at most
-        :data:`HOLD_BACK_BEAM_NODES`, and beams over the deal, ever wider, the rest.
+        (half of what is left), then rightmost first (all the rest).  With
+        ``deal_beams`` the rightmost beam gets half of what is left too, each
+        hold-back beam at most :data:`HOLD_BACK_BEAM_NODES`, and beams over
+        the deal, ever wider, the rest.
         """
         start = self.state.snapshot()
         first_nodes = min(PROBE_NODES, max(1, budget // 4))
