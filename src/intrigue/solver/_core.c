@@ -922,18 +922,33 @@ static int parse_limits(PyObject *max_nodes, PyObject *deadline, Limits *lim) {
     return 0;
 }
 
-/* The state's whole log as a list of ints (the operations of state.py). */
-static PyObject *log_list(const State *s) {
-    PyObject *line = PyList_New((Py_ssize_t)s->nlog);
-    if (!line) return NULL;
-    for (size_t k = 0; k < s->nlog; k++) {
-        PyObject *op = PyLong_FromLong(s->log[k]);
-        if (!op) {
-            Py_DECREF(line);
+/* A list of Python ints (a state's log: the operations of state.py; stock indices). */
+static PyObject *int_list(const int *values, size_t n) {
+    PyObject *list = PyList_New((Py_ssize_t)n);
+    if (!list) return NULL;
+    for (size_t k = 0; k < n; k++) {
+        PyObject *x = PyLong_FromLong(values[k]);
+        if (!x) {
+            Py_DECREF(list);
             return NULL;
         }
-        PyList_SET_ITEM(line, (Py_ssize_t)k, op);
+        PyList_SET_ITEM(list, (Py_ssize_t)k, x);
     }
+    return list;
+}
+
+/* Search from the loaded state, then free the trie and the log.  Returns the
+ * line (the whole log as ints) on WON, None otherwise, NULL on an error; the
+ * verdict goes to *result. */
+static PyObject *search_line(State *s, Limits *lim, Trie *trie, int *result) {
+    *result = search(s, lim);
+    trie_free(trie);
+    PyObject *line = NULL;
+    if (*result == WON)
+        line = int_list(s->log, s->nlog);
+    else if (*result != FAILED)
+        line = Py_NewRef(Py_None);
+    free(s->log);
     return line;
 }
 
@@ -961,14 +976,8 @@ static PyObject *core_search(PyObject *self, PyObject *args, PyObject *kwargs) {
         trie_free(&trie);
         return NULL;
     }
-    int result = search(&s, &lim);
-    trie_free(&trie);
-    if (result == FAILED) {
-        free(s.log);
-        return NULL;
-    }
-    PyObject *line = result == WON ? log_list(&s) : Py_NewRef(Py_None);
-    free(s.log);
+    int result;
+    PyObject *line = search_line(&s, &lim, &trie, &result);
     if (!line) return NULL;
     return Py_BuildValue("sLiN", verdict_names[result], lim.nodes, lim.best, line);
 }
@@ -1099,28 +1108,13 @@ static PyObject *core_hold_back(PyObject *self, PyObject *args, PyObject *kwargs
         return PyErr_NoMemory();
     }
     long long dealing = (long long)s.nlog;
-    int result = search(&s, &lim);
-    trie_free(&trie);
-    if (result == FAILED) {
-        free(s.log);
-        return NULL;
-    }
-    PyObject *line = result == WON ? log_list(&s) : Py_NewRef(Py_None);
-    free(s.log);
+    int result;
+    PyObject *line = search_line(&s, &lim, &trie, &result);
     if (!line) return NULL;
-    PyObject *up = PyList_New(nsent);
+    PyObject *up = int_list(sent, (size_t)nsent);
     if (!up) {
         Py_DECREF(line);
         return NULL;
-    }
-    for (int k = 0; k < nsent; k++) {
-        PyObject *index = PyLong_FromLong(sent[k]);
-        if (!index) {
-            Py_DECREF(up);
-            Py_DECREF(line);
-            return NULL;
-        }
-        PyList_SET_ITEM(up, k, index);
     }
     return Py_BuildValue("sLiNLN", verdict_names[result], lim.nodes, lim.best, up, dealing, line);
 }

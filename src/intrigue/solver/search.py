@@ -26,7 +26,7 @@ Every "won" line is replayed through :meth:`Position.why_illegal` and
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import Any, Literal, NamedTuple
@@ -226,7 +226,7 @@ def solve(
 
 def _line(state: SearchState) -> tuple[Move, ...]:
     """The engine moves ``state`` has played (its undo log)."""
-    return tuple(op_to_move(op) for op in state.log)
+    return _moves(state.log)
 
 
 def stock_indices(position: Position) -> list[list[int]]:
@@ -276,13 +276,8 @@ def _deal_rest(
 
     while state.dealt < state.n_order:
         k = state.dealt
-        state.play(DEAL_CODE)
-        if len(cols) > len(origins):
-            origins.append([])
-        elif len(cols[-1]) > len(origins[-1]):
-            origins[-1].append(k)
-            if k not in held and state.can_up(cols[-1][-1]):
-                send_up(len(cols) - 1)
+        if _deal(state, origins) and k not in held and state.can_up(cols[-1][-1]):
+            send_up(len(cols) - 1)
         # Only a deal opens a column, so the cascade's scan is fixed until the next.
         scan = range(len(cols) - 1, -1, -1) if newest_first else range(len(cols))
         cascade = True
@@ -297,6 +292,18 @@ def _deal_rest(
     return sent
 
 
+def _deal(state: SearchState, origins: list[list[int]]) -> bool:
+    """Deal the next card, keeping ``origins`` up to date; whether it lies on the newest column."""
+    k = state.dealt
+    state.play(DEAL_CODE)
+    if len(state.cols) > len(origins):
+        origins.append([])
+    elif len(state.cols[-1]) > len(origins[-1]):
+        origins[-1].append(k)
+        return True
+    return False
+
+
 Origins = tuple[tuple[int, ...], ...]
 """The stock index of each column card, one tuple a column, as in :attr:`SearchState.cols`."""
 
@@ -305,13 +312,12 @@ Origins = tuple[tuple[int, ...], ...]
 class _Try:
     """One probe try: the rest of the pack dealt holding back a set, the end searched."""
 
-    verdict: Verdict
     nodes: int
     """Positions searched plus the moves of the dealing (the budget counts both)."""
     best: int
     sent: list[int]
     ops: tuple[int, ...] | None
-    """On "won", the undo-log operations of the whole line from the try's state."""
+    """If the try won, the undo-log operations of the whole line from its state; else None."""
 
 
 def _try_from(
@@ -327,18 +333,18 @@ def _try_from(
     is left as it was.  Compiled (``_core.hold_back``) when ``native`` and built,
     else :func:`_deal_rest` and :func:`_python_search`: the same try either way."""
     if native and NATIVE:
-        verdict, nodes, best, sent, dealing, compiled = _core.hold_back(
+        _, nodes, best, sent, dealing, compiled = _core.hold_back(
             state, origins, held, newest_first, max_nodes, deadline, True
         )
         line = None if compiled is None else tuple(compiled)
-        return _Try(verdict, nodes + dealing, best, sent, line)
+        return _Try(nodes + dealing, best, sent, line)
     mark = len(state.log)
     sent = _deal_rest(state, [list(o) for o in origins], held, newest_first)
     dealing = len(state.log) - mark
     verdict, nodes, best = _python_search(state, max_nodes, deadline, None, True)
     line = tuple(state.log[mark:]) if verdict == "won" else None
     state.undo_to(mark)
-    return _Try(verdict, nodes + dealing, best, sent, line)
+    return _Try(nodes + dealing, best, sent, line)
 
 
 class _Probes:
@@ -485,7 +491,8 @@ class _Probes:
                 state.restore(entry.snapshot)
                 for key, child in self.after_next_deal(entry):
                     children.setdefault(key, child)
-            if len(children) <= width and beam[0].snapshot.dealt + 1 < state.n_order:
+            last_deal = beam[0].snapshot.dealt + 1 >= state.n_order
+            if len(children) <= width and not last_deal:
                 beam = list(children.values())
                 continue
             scored: list[tuple[int, int, _BeamEntry]] = []
@@ -497,7 +504,7 @@ class _Probes:
                 if result.ops is not None:
                     return _moves(child.line + result.ops)
                 scored.append((result.best, child.snapshot.on, child))
-            if state.dealt >= state.n_order:
+            if last_deal:
                 return None
             # The most cards up after the tries, then now; ties keep the order found.
             scored.sort(key=lambda c: (-c[0], -c[1]))
@@ -529,13 +536,8 @@ class _Probes:
             self.used += 1
             if not waiting:
                 mark = len(log)
-                k = state.dealt
-                state.play(DEAL_CODE)
                 after = [o[:] for o in origins]
-                if len(cols) > len(after):
-                    after.append([])
-                elif len(cols[-1]) > len(after[-1]):
-                    after[-1].append(k)
+                _deal(state, after)
                 child = _BeamEntry(
                     state.snapshot(), entry.line + tuple(log), tuple(map(tuple, after))
                 )
@@ -562,7 +564,8 @@ class _BeamEntry(NamedTuple):
     origins: Origins
 
 
-def _moves(ops: tuple[int, ...]) -> tuple[Move, ...]:
+def _moves(ops: Sequence[int]) -> tuple[Move, ...]:
+    """The engine moves of undo-log operations."""
     return tuple(op_to_move(op) for op in ops)
 
 
