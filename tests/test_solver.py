@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import event, given
+from hypothesis import event, example, given
 from hypothesis import strategies as st
 
 from cardlists import ids
@@ -534,6 +534,26 @@ def test_a_beam_over_the_deal_wins_a_manual_deal(deal: int, width: int, nodes: i
     assert replay(position, line).is_won()
 
 
+def test_a_beam_over_the_deal_parks_in_salic_law() -> None:
+    """Salic Law 142 (unknown to the solver of the previous round after 20 million
+    positions): the 16-wide beam wins it by parking cards on vacant older columns
+    during the deal, where the deal cannot bury them; compiled and Python agree."""
+    position = Position.start("salic-law", 142, "manual")
+    compiled, python = _probes(position), _probes(position, native=False)
+    line = compiled.deal_beam(16, 200_000)
+    assert line is not None and line == python.deal_beam(16, 200_000)
+    assert (compiled.used, compiled.best) == (python.used, python.best)
+    parked_while_dealing = 0
+    end = position
+    for move in line:
+        if move.source and move.target and not end.pack_dealt:
+            assert len(end.columns[move.target - 1]) == 1  # onto a vacant column
+            assert move.target < len(end.columns)  # an older one
+            parked_while_dealing += 1
+        end = end.apply(move)
+    assert parked_while_dealing > 0 and end.is_won()
+
+
 def test_the_beam_over_the_deal_compiled_and_python_agree() -> None:
     position = Position.start("intrigue", 222, "manual")
     compiled, python = _probes(position), _probes(position, native=False)
@@ -541,15 +561,26 @@ def test_the_beam_over_the_deal_compiled_and_python_agree() -> None:
     assert (compiled.used, compiled.best) == (python.used, python.best)
 
 
+# Salic Law positions with a vacant older column, from which children park a
+# card of the newest column, and one of an older column.
+PARKING = [
+    ("salic-law", 17372, [21, 41, 44, 19, 30, 49, 39, 36, 32, 15]),
+    ("salic-law", 18160, [2, 36, 26, 9, 49, 32, 17, 27, 14]),
+]
+
+
 @given(
-    st.sampled_from(("intrigue", "laggard-lady", "glencoe", "faerie-queen")),
+    st.sampled_from(GAME_IDS),
     st.integers(1, 20000),
     st.lists(st.integers(0, 50), max_size=40),
 )
+@example(*PARKING[0])
+@example(*PARKING[1])
 def test_the_children_of_the_beam_over_the_deal(game: str, deal: int, picks: list[int]) -> None:
     """Each child is one deal further, reached by legal moves, with its own key and
-    the stock indices of its cards; among them is dealing at once, and sending up
-    an older column's card leads on only to a newest card going up before the deal."""
+    the stock indices of its cards; among them is dealing at once, and moving an
+    older column's card leads on only to a newest card moving before the deal.
+    Cards move between columns only in Salic Law, onto a vacant older column."""
     position = random_position(game, deal, "manual", picks)
     if position.pack_dealt:
         return
@@ -560,6 +591,7 @@ def test_the_children_of_the_beam_over_the_deal(game: str, deal: int, picks: lis
     assert len(set(keys)) == len(keys)
     lines = [tuple(op_to_move(op) for op in child.line) for _, child in children]
     assert (DEAL,) in lines
+    parked: set[bool] = set()  # from the newest column?
     for (key, child), line in zip(children, lines, strict=True):
         end = position
         for move in line:
@@ -572,6 +604,12 @@ def test_the_children_of_the_beam_over_the_deal(game: str, deal: int, picks: lis
         newest = len(position.columns)
         ups = [move.source for move in line[:-1]]
         assert not ups or ups[-1] == newest
+        for move in line[:-1]:
+            if move.target:
+                assert position.variant.vacant_column_any_time and move.target < newest
+                parked.add(move.source == newest)
+    if [game, deal, picks] in map(list, PARKING):
+        assert parked == {True, False}
 
 
 def test_the_beam_can_cascade_newest_first() -> None:
@@ -728,7 +766,9 @@ def test_probes_agree_compiled_and_python(game: str, deal: int, moves: int) -> N
     )
 
 
-@pytest.mark.parametrize(("game", "deal"), [("intrigue", 222), ("faerie-queen", 187)])
+@pytest.mark.parametrize(
+    ("game", "deal"), [("intrigue", 222), ("faerie-queen", 187), ("salic-law", 43)]
+)
 def test_probes_with_beams_over_the_deal_agree_compiled_and_python(
     game: str, deal: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:

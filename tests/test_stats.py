@@ -130,6 +130,26 @@ def test_cli_stats_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert "Salic Law (auto), deals 1-3" in text and "win rate" in text
 
 
+def test_no_probes_gives_the_whole_limit_to_the_proof(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Glencoe 915 (manual) is lost after 37 926 positions of exhaustive search:
+    within 60 000 positions only when the probes do not take their share."""
+    out = tmp_path / "s.jsonl"
+    argv = ["stats", "--game", "glencoe", "--mode", "manual", "--deals", "915-915"]
+    argv += ["--jobs", "1", "--max-nodes", "60000", "--out", str(out), "--json"]
+    assert main(argv) == 0
+    assert json.loads(capsys.readouterr().out)["unknown"] == 1
+    assert main([*argv, "--no-probes"]) == 0  # same limit: nothing to retry
+    assert json.loads(capsys.readouterr().out)["resumed"] == 1
+    out.unlink()
+    assert main([*argv, "--no-probes"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["lost"], data["probes"]) == (1, False)
+    (record,) = map(json.loads, out.read_text().splitlines())
+    assert (record["verdict"], record["nodes"], record["probes"]) == ("lost", 37_926, False)
+
+
 @pytest.mark.parametrize(
     ("argv", "bad"),
     [

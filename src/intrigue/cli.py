@@ -205,6 +205,7 @@ def cmd_stats(args: argparse.Namespace) -> dict[str, Any]:
         max_nodes=positive_int(args.max_nodes, "--max-nodes"),
         scheduler=args.scheduler,
         progress=ProgressBar(sys.stderr),
+        probes=not args.no_probes,
     )
 
 
@@ -288,6 +289,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--max-nodes",
         default=str(DEFAULT_MAX_NODES),
         help=f"per-deal search limit (default {DEFAULT_MAX_NODES})",
+    )
+    p.add_argument(
+        "--no-probes",
+        action="store_true",
+        help="manual mode: give the whole limit to the exhaustive search, which proves "
+        "deals lost, and none to the probes, which find the hard wins",
     )
     p.add_argument(
         "--scheduler",

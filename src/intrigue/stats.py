@@ -33,8 +33,8 @@ from intrigue.solver import DEFAULT_MAX_NODES, solve
 from intrigue.variants import find_variant
 
 Record = dict[str, Any]
-Task = tuple[str, int, str, int | None]
-"""(game, deal, mode, max_nodes): one deal to solve."""
+Task = tuple[str, int, str, int | None, bool]
+"""(game, deal, mode, max_nodes, probes): one deal to solve."""
 Progress = Callable[[int, int, dict[str, int]], None]
 """``progress(done, total, counts)``; ``counts`` maps verdicts to deals so far."""
 
@@ -95,13 +95,14 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def solve_deal(task: Task) -> Record:
-    """Solve one deal: ``task`` is (game, deal, mode, max_nodes).  The per-deal JSON record.
+    """Solve one deal: ``task`` is (game, deal, mode, max_nodes, probes).  The per-deal
+    JSON record (``"probes": false`` when the manual-mode probes were off).
 
     Top-level and picklable, so that worker processes and Dask can run it.
     """
-    game, deal, mode, max_nodes = task
-    result = solve(Position.start(game, deal, mode), max_nodes=max_nodes)
-    return {
+    game, deal, mode, max_nodes, probes = task
+    result = solve(Position.start(game, deal, mode), max_nodes=max_nodes, probe=probes)
+    record: Record = {
         "game": game,
         "deal": deal,
         "mode": mode,
@@ -112,6 +113,9 @@ def solve_deal(task: Task) -> Record:
         "length": None if result.moves is None else len(result.moves),
         "max_nodes": max_nodes,
     }
+    if not probes:
+        record["probes"] = False
+    return record
 
 
 def load_records(path: Path, game: str, mode: str) -> dict[int, Record]:
@@ -172,10 +176,10 @@ def _solve_local(tasks: list[Task], jobs: int) -> Iterator[Record]:
         return
     import multiprocessing
 
-    # Small chunks keep the workers busy to the end: a few deals are much slower.
-    chunk = max(1, min(16, len(tasks) // (jobs * 8)))
+    # One deal at a time: a few deals are much slower than the rest, and each
+    # record is written (so an interrupted run keeps it) as soon as it is solved.
     with multiprocessing.Pool(jobs) as pool:
-        yield from pool.imap_unordered(solve_deal, tasks, chunksize=chunk)
+        yield from pool.imap_unordered(solve_deal, tasks)
 
 
 def _solve_dask(tasks: list[Task], scheduler: str) -> Iterator[Record]:
@@ -202,12 +206,16 @@ def run_stats(
     max_nodes: int | None = DEFAULT_MAX_NODES,
     scheduler: str | None = None,
     progress: Progress | None = None,
+    probes: bool = True,
 ) -> dict[str, Any]:
     """Solve deals ``first..last`` of ``game`` and summarise (see :func:`summarise`).
 
     ``jobs`` worker processes (default: all cores); ``out`` a JSON-lines file
     that records each deal and lets an interrupted run resume; ``scheduler``
-    the address of a Dask scheduler to run on instead.
+    the address of a Dask scheduler to run on instead; ``probes=False`` gives
+    a manual-mode search its whole ``max_nodes`` for the exhaustive search
+    (which is what proves a deal lost) instead of half for the probes (which
+    find the hard wins).
 
     Raises:
         UnknownVariantError, DealModeError, DealNumberError: for bad arguments.
@@ -226,7 +234,7 @@ def run_stats(
         # An "unknown" found under a smaller limit is worth another try now.
         done = {d: r for d, r in done.items() if not _retry(r, max_nodes)}
     tasks: list[Task] = [
-        (variant.id, deal, deal_mode, max_nodes)
+        (variant.id, deal, deal_mode, max_nodes, probes)
         for deal in range(first, last + 1)
         if deal not in done
     ]
@@ -263,6 +271,7 @@ def run_stats(
         first=first,
         last=last,
         max_nodes=max_nodes,
+        probes=probes,
         resumed=len(done),
         wall_seconds=round(time.perf_counter() - started, 3),
     )

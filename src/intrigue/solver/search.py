@@ -196,13 +196,9 @@ def solve(
         # Deal the rest as the auto mode would, holding back sets of the cards
         # it sends up (beam searches over them), or a beam over the deal itself,
         # and search each end a little: half the budget where the beams over
-        # the deal join the probes, else 3/8.  The beams over the deal only send
-        # cards up: in Salic Law, whose vacant columns take cards during the
-        # deal, they won nothing (measured); below DEAL_BEAMS_FROM they cost
-        # more than they win.
-        deal_beams = not tables.vacant_any_time and (
-            max_nodes is None or max_nodes >= DEAL_BEAMS_FROM
-        )
+        # the deal join the probes, else 3/8.  Below DEAL_BEAMS_FROM the beams
+        # over the deal cost more than they win (measured).
+        deal_beams = max_nodes is None or max_nodes >= DEAL_BEAMS_FROM
         part = 4 if deal_beams else 3
         share = part * max_nodes // 8 if max_nodes is not None else PROBE_SHARE_UNLIMITED
         probes = _Probes(
@@ -518,7 +514,10 @@ class _Probes:
 
         Sending up a card from an older column is only followed on while a
         card of the newest column goes up after it before the deal: otherwise
-        the same card can go up after the deal instead, to the same end.
+        the same card can go up after the deal instead, to the same end.  In
+        Salic Law a top card may also move to a vacant older column (the
+        newest column's, to escape the deal; an older one's, to uncover the
+        card below it, on the same terms as sending it up).
         """
         state = self.state
         cols = state.cols
@@ -552,7 +551,24 @@ class _Probes:
                     visit(i != newest)
                     origins[i].append(card)
                     state.undo_to(mark)
+            if not parking:
+                return
+            # Salic Law: a card may also wait on a vacant older column, where
+            # the deal cannot bury it (one such column stands for all).
+            vacant = next((j for j in range(newest) if not cols[j]), None)
+            if vacant is None:
+                return
+            for i in range(len(cols)):
+                if i == vacant or not cols[i] or (i != newest and len(cols[i]) == 1):
+                    continue
+                mark = len(log)
+                state.play(COLUMN_MOVE + 8 * i + vacant)
+                origins[vacant].append(origins[i].pop())
+                visit(i != newest)
+                origins[i].append(origins[vacant].pop())
+                state.undo_to(mark)
 
+        parking = state.tables.vacant_any_time
         visit(False)
         return children
 
