@@ -534,6 +534,25 @@ def test_a_beam_over_the_deal_wins_a_manual_deal(deal: int, width: int, nodes: i
     assert replay(position, line).is_won()
 
 
+@pytest.mark.parametrize(
+    ("game", "deal", "nodes", "used"),
+    [("faerie-queen", 6582, 5_000, 24_599), ("glencoe", 450, 20_000, 34_325)],
+)
+def test_bigger_tries_let_a_narrow_beam_over_the_deal_win(
+    game: str, deal: int, nodes: int, used: int
+) -> None:
+    """Deals unknown to the previous round's solver after 24 million positions: the
+    16-wide beam wins them once its tries search their ends further (the beam is
+    then steered by better scores), not with the usual 500-position tries."""
+    position = Position.start(game, deal, "manual")
+    usual = _probes(position)
+    assert usual.deal_beam(16, 2 * used) is None
+    probes = _probes(position)
+    line = probes.deal_beam(16, 2 * used, nodes)
+    assert line is not None and probes.used == used
+    assert replay(position, line).is_won()
+
+
 def test_a_beam_over_the_deal_parks_in_salic_law() -> None:
     """Salic Law 142 (unknown to the solver of the previous round after 20 million
     positions): the 16-wide beam wins it by parking cards on vacant older columns
@@ -774,18 +793,18 @@ def test_probes_with_beams_over_the_deal_agree_compiled_and_python(
 ) -> None:
     """As above with the beams over the deal, which a limit this small leaves out."""
     monkeypatch.setattr(search, "DEAL_BEAMS_FROM", 0)
-    widths: list[int] = []
+    widths: list[tuple[int, int]] = []
     beam = _Probes.deal_beam
 
-    def counted(self: _Probes, width: int, cap: int) -> tuple[Move, ...] | None:
-        widths.append(width)
-        return beam(self, width, cap)
+    def counted(self: _Probes, width: int, cap: int, nodes: int) -> tuple[Move, ...] | None:
+        widths.append((width, nodes))
+        return beam(self, width, cap, nodes)
 
     monkeypatch.setattr(_Probes, "deal_beam", counted)
     position = Position.start(game, deal, "manual")
     python = solve(position, max_nodes=30_000, native=False)
     native = solve(position, max_nodes=30_000)
-    assert widths == [search.DEAL_BEAM_WIDTHS[0]] * 2
+    assert widths == [search.DEAL_BEAMS[0]] * 2
     assert (native.verdict, native.nodes, native.best) == (
         python.verdict,
         python.nodes,

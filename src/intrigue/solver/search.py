@@ -76,10 +76,21 @@ DEAL_BEAMS_FROM = 1_000_000
 HOLD_BACK_BEAM_NODES = 1_500_000
 """Most positions one manual-mode beam over hold-back sets may use, where beams
 over the deal follow it."""
-DEAL_BEAM_WIDTHS = (16, 64, 256, 1024, 4096, 16384)
-"""The widths of the manual-mode beams over the deal, tried in turn (docs/solver.md)."""
 DEAL_BEAM_NODES = 500
-"""Budget of each try that scores a position of a beam over the deal."""
+"""The usual budget of a try that scores a position of a beam over the deal."""
+DEAL_BEAMS = (
+    (16, DEAL_BEAM_NODES),
+    (16, 5_000),
+    (16, 20_000),
+    (64, DEAL_BEAM_NODES),
+    (64, 5_000),
+    (256, DEAL_BEAM_NODES),
+    (1024, DEAL_BEAM_NODES),
+    (4096, DEAL_BEAM_NODES),
+    (16384, DEAL_BEAM_NODES),
+)
+"""The manual-mode beams over the deal, tried in turn (docs/solver.md): each its
+width and the budget of each try that scores one of its positions."""
 DEAL_BEAM_CHILDREN = 64
 """Most children one position of a beam over the deal may have."""
 PROGRESS_EVERY = 4096
@@ -402,8 +413,8 @@ class _Probes:
         first = self.attempt(self.origins, frozenset(), False, first_nodes)
         if first.ops is not None:
             return _moves(first.ops)
-        widths = DEAL_BEAM_WIDTHS if self.deal_beams else ()
-        deal_beams = [partial(self.deal_beam, width) for width in widths]
+        beams = DEAL_BEAMS if self.deal_beams else ()
+        deal_beams = [partial(self.deal_beam, width, nodes=nodes) for width, nodes in beams]
         plan: list[tuple[int, Callable[[int], tuple[Move, ...] | None]]] = [
             (2, lambda cap: self.hold_back_beam(first.sent, False, cap)),
             (2 if deal_beams else 1, self.hold_back_beam_newest_first),
@@ -464,7 +475,9 @@ class _Probes:
             beam = [(held, sent_now, j) for _, held, sent_now, j in children[:BEAM_WIDTH]]
         return None
 
-    def deal_beam(self, width: int, cap: int) -> tuple[Move, ...] | None:
+    def deal_beam(
+        self, width: int, cap: int, nodes: int = DEAL_BEAM_NODES
+    ) -> tuple[Move, ...] | None:
         """A beam search over the deal itself, one card at a time.
 
         The beam holds positions after the same number of deals.  A position's
@@ -473,7 +486,7 @@ class _Probes:
         to one of the newest column's: any other can wait past the deal, see
         :meth:`after_next_deal`).  When there are more than ``width``
         children, each is scored by a try that deals the rest as auto mode
-        does and searches the end with :data:`DEAL_BEAM_NODES` positions, and
+        does and searches the end with ``nodes`` positions, and
         the ``width`` whose tries put the most cards up make the next beam.
         The positions left when the pack is dealt are searched the same way.
         """
@@ -493,10 +506,10 @@ class _Probes:
                 continue
             scored: list[tuple[int, int, _BeamEntry]] = []
             for child in children.values():
-                if self.out_of(cap, DEAL_BEAM_NODES):
+                if self.out_of(cap, nodes):
                     return None
                 state.restore(child.snapshot)
-                result = self.attempt(child.origins, frozenset(), False, DEAL_BEAM_NODES)
+                result = self.attempt(child.origins, frozenset(), False, nodes)
                 if result.ops is not None:
                     return _moves(child.line + result.ops)
                 scored.append((result.best, child.snapshot.on, child))
