@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -148,6 +149,19 @@ def test_no_probes_gives_the_whole_limit_to_the_proof(
     assert (data["lost"], data["probes"]) == (1, False)
     (record,) = map(json.loads, out.read_text().splitlines())
     assert (record["verdict"], record["nodes"], record["probes"]) == ("lost", 37_926, False)
+
+
+def test_an_unknown_found_without_probes_is_retried_with_them(tmp_path: Path) -> None:
+    out = tmp_path / "s.jsonl"
+    kwargs: dict[str, Any] = {"mode": "manual", "jobs": 1, "out": out}
+    without = run_stats("intrigue", 222, 222, max_nodes=10_000, probes=False, **kwargs)
+    assert (without["unknown"], without["resumed"]) == (1, 0)
+    again = run_stats("intrigue", 222, 222, max_nodes=10_000, probes=False, **kwargs)
+    assert again["resumed"] == 1
+    probing = run_stats("intrigue", 222, 222, max_nodes=10_000, **kwargs)
+    assert probing["resumed"] == 0
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r.get("probes", True) for r in lines] == [False, True]
 
 
 @pytest.mark.parametrize(

@@ -143,10 +143,13 @@ def load_records(path: Path, game: str, mode: str) -> dict[int, Record]:
     return done
 
 
-def _retry(record: Record, max_nodes: int | None) -> bool:
-    """Whether a stored "unknown" was cut short by a smaller node limit than ``max_nodes``."""
+def _retry(record: Record, max_nodes: int | None, probes: bool) -> bool:
+    """Whether a stored "unknown" was cut short by a smaller node limit than
+    ``max_nodes``, or searched without the probes that this run has."""
     if record["verdict"] != "unknown":
         return False
+    if probes and record.get("probes") is False:
+        return True
     old = record.get("max_nodes")
     if not isinstance(old, int):
         return max_nodes is None
@@ -231,8 +234,9 @@ def run_stats(
             d: r for d, r in load_records(path, variant.id, deal_mode).items() if first <= d <= last
         }
         _cut_partial_line(path)
-        # An "unknown" found under a smaller limit is worth another try now.
-        done = {d: r for d, r in done.items() if not _retry(r, max_nodes)}
+        # An "unknown" found under a smaller limit (or without the probes) is
+        # worth another try now.
+        done = {d: r for d, r in done.items() if not _retry(r, max_nodes, probes)}
     tasks: list[Task] = [
         (variant.id, deal, deal_mode, max_nodes, probes)
         for deal in range(first, last + 1)
