@@ -539,9 +539,10 @@ class _Probes:
         origins = [list(o) for o in entry.origins]
         children: list[tuple[bytes, _BeamEntry]] = []
         seen: set[tuple[bytes, bool]] = set()
+        parking = state.tables.vacant_any_time
 
         def visit(waiting: bool) -> None:
-            # ``waiting``: an older column's card went up, and no newest card since.
+            # ``waiting``: an older column's card moved, and no newest card since.
             here = (state.key(), waiting)
             if len(children) >= DEAL_BEAM_CHILDREN or here in seen:
                 return
@@ -559,12 +560,7 @@ class _Probes:
             newest = len(cols) - 1
             for i in range(len(cols)):
                 if cols[i] and state.can_up(cols[i][-1]):
-                    mark = len(log)
-                    state.play(i)
-                    card = origins[i].pop()
-                    visit(i != newest)
-                    origins[i].append(card)
-                    state.undo_to(mark)
+                    follow(i, i, None, newest)
             if not parking:
                 return
             # Salic Law: a card may also wait on a vacant older column, where
@@ -575,14 +571,22 @@ class _Probes:
             for i in range(len(cols)):
                 if i == vacant or not cols[i] or (i != newest and len(cols[i]) == 1):
                     continue
-                mark = len(log)
-                state.play(COLUMN_MOVE + 8 * i + vacant)
-                origins[vacant].append(origins[i].pop())
-                visit(i != newest)
-                origins[i].append(origins[vacant].pop())
-                state.undo_to(mark)
+                follow(COLUMN_MOVE + 8 * i + vacant, i, vacant, newest)
 
-        parking = state.tables.vacant_any_time
+        def follow(code: int, source: int, target: int | None, newest: int) -> None:
+            # Play ``code`` (from column ``source`` to a pile, or onto column
+            # ``target``), visit what it reaches, and take it back.
+            mark = len(log)
+            state.play(code)
+            card = origins[source].pop()
+            if target is not None:
+                origins[target].append(card)
+            visit(source != newest)
+            if target is not None:
+                origins[target].pop()
+            origins[source].append(card)
+            state.undo_to(mark)
+
         visit(False)
         return children
 
