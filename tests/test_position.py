@@ -1,6 +1,8 @@
 """The rules, game by game, on small hand-made deal orders and on real deals."""
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from cardlists import ids, names
 from intrigue.errors import DealModeError, PositionError
@@ -8,6 +10,7 @@ from intrigue.game import Game
 from intrigue.notation import DEAL, PILE, Move
 from intrigue.position import Position, parse_mode, validate
 from intrigue.variants import GAME_IDS
+from play import random_position
 
 
 def cols(p: Position) -> list[str]:
@@ -282,3 +285,68 @@ def test_validate_names_each_broken_invariant():
         Position(good.variant, "auto", 1, 104, good.columns, bad_pile, (), good.order)
     )
     assert "pile slot 0 does not follow its staircase" in problems
+
+
+def test_recast_gives_each_pile_the_slot_the_narrower_game_would_open() -> None:
+    # Laggard Lady opens the first free slots; Glencoe wants each Five or Six
+    # above a Queen of its own suit: 5C above QC (column 2), 6S above QS (column 1).
+    p = Position.from_order("laggard-lady", ids("QS QC 5C 4H 6S"))
+    assert open_piles(p) == {0: "5C 4H", 8: "6S"}
+    g = p.recast("glencoe")
+    assert g.variant.id == "glencoe" and open_piles(g) == {1: "5C 4H", 8: "6S"}
+    assert (g.columns, g.dealt, g.order, g.mode) == (p.columns, p.dealt, p.order, p.mode)
+    assert g.recast("laggard-lady").piles == p.piles
+
+
+@pytest.mark.parametrize(
+    ("game", "order", "target", "reason"),
+    [
+        ("laggard-lady", "QS 5C", "glencoe", "Glencoe could not have opened the 5C pile"),
+        ("intrigue", "QS 5C 5D", "laggard-lady", "Laggard Lady could not have opened the 5D"),
+        ("salic-law", "KS AC", "faerie-queen", "differ in more than when a pile opens"),
+        ("intrigue", "QS 5C", "salic-law", "differ in more than when a pile opens"),
+    ],
+)
+def test_recast_names_why_a_position_is_not_one_of_the_other_game(
+    game: str, order: str, target: str, reason: str
+) -> None:
+    with pytest.raises(PositionError, match=reason):
+        Position.from_order(game, ids(order)).recast(target)
+
+
+def _pile_profile(p: Position) -> list[tuple[int, int]]:
+    """Each open pile's kind and height: all a move's legality depends on."""
+    return sorted((p.variant.slot_kind[s], len(pile)) for s, pile in enumerate(p.piles) if pile)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(("intrigue", "laggard-lady")),
+    st.integers(1, 20000),
+    st.sampled_from(("auto", "manual")),
+    st.lists(st.integers(0, 1000), max_size=40),
+    st.lists(st.integers(0, 1000), max_size=150),
+)
+def test_every_line_of_the_narrower_game_is_a_line_of_this_one(
+    game: str, deal: int, mode: str, picks: list[int], walk: list[int]
+) -> None:
+    """The fact the solver's narrower-game probe rests on (docs/solver.md): from
+    a position and its recast, each move the narrower game allows is allowed
+    here and leads to the same position but for which slot holds which pile."""
+    wide = random_position(game, deal, mode, picks)
+    narrower = wide.variant.narrower
+    assert narrower is not None
+    try:
+        narrow = wide.recast(narrower)
+    except PositionError:
+        assume(False)
+    for pick in walk:
+        moves = list(narrow.legal_moves())
+        if not moves:
+            break
+        assert set(moves) <= set(wide.legal_moves())
+        move = moves[pick % len(moves)]
+        wide, narrow = wide.apply(move), narrow.apply(move)
+        assert (wide.columns, wide.dealt) == (narrow.columns, narrow.dealt)
+        assert _pile_profile(wide) == _pile_profile(narrow)
+    assert wide.is_won() == narrow.is_won()

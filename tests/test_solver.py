@@ -29,6 +29,7 @@ from intrigue.solver.search import (
     _Probes,
     _python_search,
     deal_holding_back,
+    narrower_games,
     stock_indices,
     tables_for,
 )
@@ -509,6 +510,36 @@ def test_holding_back_cards_wins_a_manual_deal(deal: int, nodes: int) -> None:
     result = solve(position, max_nodes=nodes)
     assert result.verdict == "won" and result.moves is not None
     assert replay(position, result.moves).is_won()
+
+
+def test_the_narrower_games_of_each_game() -> None:
+    names = {g: [v.id for v in narrower_games(find_variant(g))] for g in GAME_IDS}
+    assert names == {
+        "intrigue": ["glencoe", "laggard-lady"],
+        "laggard-lady": ["glencoe"],
+        "glencoe": [],
+        "salic-law": [],
+        "faerie-queen": [],
+    }
+
+
+@needs_core
+def test_a_narrower_game_wins_a_deal_this_one_does_not(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Glencoe's plain search wins Laggard Lady 4708 (manual) in 684 795 positions;
+    Laggard Lady's own search and probes find no win in 2 000 000 (nor in 24 000 000).
+    Below NARROWER_FROM the narrower games are not searched; the test lowers it to
+    stay quick (docs/solver.md, "Narrower games")."""
+    position = Position.start("laggard-lady", 4708, "manual")
+    nodes = 2_000_000
+    assert nodes < search.NARROWER_FROM
+    assert solve(position, max_nodes=nodes).verdict == "unknown"
+    monkeypatch.setattr(search, "NARROWER_FROM", nodes)
+    assert solve(position, max_nodes=nodes, probe_narrower=False).verdict == "unknown"
+    result = solve(position, max_nodes=nodes)
+    assert result.verdict == "won" and result.moves is not None and result.nodes <= nodes
+    assert replay(position, result.moves).is_won()
+    # The line found is a Glencoe line, which Laggard Lady's engine accepted.
+    assert replay(position.recast("glencoe"), result.moves).is_won()
 
 
 def _probes(position: Position, native: bool = True) -> _Probes:

@@ -10,7 +10,7 @@ lives here or in :mod:`intrigue.variants`, nowhere else.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from intrigue.cards import DECK_SIZE, NAME_OF, RANK_OF, CardId
@@ -192,6 +192,37 @@ class Position:
         out.extend(self.discard)
         out.extend(self.stock)
         return out
+
+    def recast(self, game: str | Variant) -> Position:
+        """This position as a position of ``game``, a game whose rules differ
+        from this one's only in when a pile may open (a
+        :attr:`~intrigue.variants.Variant.narrower` one, say): the same
+        columns, stock and discard row, each open pile in the slot ``game``
+        gives it when the piles are opened again one by one.
+
+        Raises:
+            PositionError: naming why not: ``game`` differs in more than its
+                pile-opening rule, or its rule could not have opened these piles.
+            UnknownVariantError
+        """
+        target = find_variant(game)
+        if not target.differs_only_in_opening(self.variant):
+            raise PositionError(
+                f"{self.variant.name} and {target.name} differ in more than when a pile opens"
+            )
+        piles: list[list[CardId]] = [[] for _ in range(target.pile_slots)]
+        for slot, pile in enumerate(self.piles):
+            if not pile:
+                continue
+            kind = self.variant.slot_kind[slot]
+            new = target.open_pile(target, self.columns, piles, kind, pile[0])
+            if new is None:
+                raise PositionError(
+                    f"{target.name} could not have opened the {NAME_OF[pile[0]]} pile "
+                    f"of this {self.variant.name} position"
+                )
+            piles[new] = list(pile)
+        return replace(self, variant=target, piles=tuple(map(tuple, piles)))
 
     def describe(self) -> str:
         """A short description for messages: game, deal, mode."""

@@ -115,6 +115,10 @@ class Variant:
     """A vacant column takes a card at any time, not only once the pack is dealt."""
     build_down: bool = False
     """Once the pack is dealt a card may go on a column whose top is one rank higher."""
+    narrower: str | None = None
+    """The id of a game whose every line is also a line of this one: the same
+    rules with a narrower pile-opening hook.  A win there is a win here
+    (docs/solver.md, "Narrower games"); the solver tries it as a probe."""
     aliases: tuple[str, ...] = ()
     summary: str = ""
 
@@ -161,6 +165,14 @@ class Variant:
                 return slot
         return None
 
+    def differs_only_in_opening(self, other: Variant) -> bool:
+        """Whether ``other`` has the same rules as this game but for ``open_pile``
+        (and so the same deal orders)."""
+        return (self.base_rank, self.pile_kinds, self.shuffle_hook, self.discard_rank,
+                self.vacant_column_any_time, self.build_down) == (
+                other.base_rank, other.pile_kinds, other.shuffle_hook, other.discard_rank,
+                other.vacant_column_any_time, other.build_down)  # fmt: skip
+
     def __repr__(self) -> str:
         return f"find_variant({self.id!r})"
 
@@ -175,6 +187,7 @@ INTRIGUE = Variant(
     pile_kinds=(_FIVE, _SIX),
     open_pile=open_any_pile,
     shuffle_hook="first_queen_last",
+    narrower="laggard-lady",
     summary="Queens head the columns; build Fives down to Kings and Sixes up to Jacks.",
 )
 LAGGARD_LADY = Variant(
@@ -184,6 +197,7 @@ LAGGARD_LADY = Variant(
     pile_kinds=(_FIVE, _SIX),
     open_pile=open_while_queens_outnumber_piles,
     shuffle_hook="first_queen_last",
+    narrower="glencoe",
     aliases=("laggardlady", "laggard"),
     summary="As Intrigue, but a pile opens only while the Queens dealt outnumber the piles of its kind.",
 )

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import Any, Literal, NamedTuple
 
-from intrigue.errors import IllegalMoveError
+from intrigue.errors import IllegalMoveError, PositionError
 from intrigue.game import Game
 from intrigue.notation import Move
 from intrigue.position import Position
@@ -44,7 +44,7 @@ from intrigue.solver.state import (
     op_code,
     op_to_move,
 )
-from intrigue.variants import Variant
+from intrigue.variants import Variant, find_variant
 
 try:
     from intrigue.solver import _core
@@ -92,6 +92,12 @@ DEAL_BEAMS = (
 )
 """The manual-mode beams over the deal, tried in turn (docs/solver.md): each its
 width and the budget of each try that scores one of its positions."""
+NARROWER_FROM = 10_000_000
+"""The least ``max_nodes`` at which a manual-mode solve also searches the
+position as the narrower games (docs/solver.md, "Narrower games"); below it
+their share wins less than the final search loses (measured)."""
+NARROWER_SHARE_UNLIMITED = 1_000_000
+"""Each narrower game's budget when the search itself has no node limit."""
 DEAL_BEAM_CHILDREN = 64
 """Most children one position of a beam over the deal may have."""
 PROGRESS_EVERY = 4096
@@ -147,6 +153,7 @@ def solve(
     natural_spots: bool = True,
     lone_cards: bool = True,
     probe: bool = True,
+    probe_narrower: bool = True,
     native: bool = True,
 ) -> SolveResult:
     """Decide whether ``position`` can be won, and how.
@@ -155,6 +162,8 @@ def solve(
     is called with the node count every :data:`PROGRESS_EVERY` nodes and at
     the end.  ``safe_moves``, ``symmetry``, ``deal_first``,
     ``natural_spots`` and ``lone_cards`` switch the shortcuts, ``probe`` the manual-mode probes
+    and ``probe_narrower`` the one among them that searches the position as
+    each :attr:`~intrigue.variants.Variant.narrower` game
     (for tests; each is proved safe in ``docs/solver.md``); ``native=False``
     runs the pure-Python search even where the compiled one is built (the two
     expand the same positions).  "lost" is returned only after an exhaustive
@@ -205,12 +214,12 @@ def solve(
         if verdict != "unknown":
             line = _line(state) if verdict == "won" else None
             return finish(verdict, line)
+        deal_beams = max_nodes is None or max_nodes >= DEAL_BEAMS_FROM
         # Deal the rest as the auto mode would, holding back sets of the cards
         # it sends up (beam searches over them), or a beam over the deal itself,
         # and search each end a little: half the budget where the beams over
         # the deal join the probes, else 3/8.  Below DEAL_BEAMS_FROM the beams
         # over the deal cost more than they win (measured).
-        deal_beams = max_nodes is None or max_nodes >= DEAL_BEAMS_FROM
         part = 4 if deal_beams else 3
         share = part * max_nodes // 8 if max_nodes is not None else PROBE_SHARE_UNLIMITED
         probes = _Probes(
@@ -221,6 +230,16 @@ def solve(
         best = max(best, probes.best)
         if line is not None:
             return finish("won", line)
+        if probe_narrower and (max_nodes is None or max_nodes >= NARROWER_FROM):
+            # Every line of a narrower game is a line of this one, and its
+            # smaller tree often holds a win this one's search misses.
+            line, spent, seen = _solve_narrower(
+                position, max_nodes, deadline, progress_from(used), search, options, safe_moves
+            )
+            used += spent
+            best = max(best, seen)
+            if line is not None:
+                return finish("won", line)
     state = SearchState(position, tables, **options)
     rest = None if max_nodes is None else max(1, max_nodes - used)
     verdict, nodes, seen = search(state, rest, deadline, progress_from(used), safe_moves)
@@ -230,6 +249,55 @@ def solve(
     else:
         best = max(best, seen)
     return finish(verdict, _line(state) if verdict == "won" else None)
+
+
+def narrower_games(variant: Variant) -> list[Variant]:
+    """The games whose every line is a line of ``variant``, narrowest first."""
+    chain: list[Variant] = []
+    while variant.narrower is not None:
+        variant = find_variant(variant.narrower)
+        chain.append(variant)
+    return chain[::-1]
+
+
+def _solve_narrower(
+    position: Position,
+    max_nodes: int | None,
+    deadline: float | None,
+    on_progress: Callable[[int], None] | None,
+    search: Callable[..., tuple[Verdict, int, int]],
+    options: dict[str, bool],
+    safe_moves: bool,
+) -> tuple[tuple[Move, ...] | None, int, int]:
+    """The plain search of ``position`` recast as each narrower game in turn, with
+    3/8 of ``max_nodes`` among them (docs/solver.md, "Narrower games"): a
+    winning line or None, the positions spent, the most cards up seen."""
+    guests = [g for g in (_recast(position, v) for v in narrower_games(position.variant)) if g]
+    spent = best = 0
+    for guest in guests:
+        share = NARROWER_SHARE_UNLIMITED
+        if max_nodes is not None:
+            share = max(1, 3 * max_nodes // 8 // len(guests))
+        state = SearchState(guest, tables_for(guest.variant), **options)
+        report = None if on_progress is None else partial(_offset, on_progress, spent)
+        verdict, nodes, seen = search(state, share, deadline, report, safe_moves)
+        spent += nodes
+        best = max(best, seen)
+        if verdict == "won":
+            return _line(state), spent, best
+    return None, spent, best
+
+
+def _offset(report: Callable[[int], None], offset: int, nodes: int) -> None:
+    report(offset + nodes)
+
+
+def _recast(position: Position, game: Variant) -> Position | None:
+    """``position`` as one of ``game``, or None if that game could not have opened its piles."""
+    try:
+        return position.recast(game)
+    except PositionError:
+        return None
 
 
 def _line(state: SearchState) -> tuple[Move, ...]:
