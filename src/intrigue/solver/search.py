@@ -233,13 +233,18 @@ def solve(
         if probe_narrower and (max_nodes is None or max_nodes >= NARROWER_FROM):
             # Every line of a narrower game is a line of this one, and its
             # smaller tree often holds a win this one's search misses.
+            budget = None if max_nodes is None else min(3 * max_nodes // 8, max_nodes - used)
             line, spent, seen = _solve_narrower(
-                position, max_nodes, deadline, progress_from(used), search, options, safe_moves
+                position, budget, deadline, progress_from(used), search, options, safe_moves
             )
             used += spent
             best = max(best, seen)
             if line is not None:
                 return finish("won", line)
+    if max_nodes is not None and 0 < max_nodes <= used:
+        # The probes spent it all.  (A final search of what is left repeats the
+        # first plain search before it sees anything new.)
+        return finish("unknown", None)
     state = SearchState(position, tables, **options)
     rest = None if max_nodes is None else max(1, max_nodes - used)
     verdict, nodes, seen = search(state, rest, deadline, progress_from(used), safe_moves)
@@ -262,22 +267,20 @@ def narrower_games(variant: Variant) -> list[Variant]:
 
 def _solve_narrower(
     position: Position,
-    max_nodes: int | None,
+    budget: int | None,
     deadline: float | None,
     on_progress: Callable[[int], None] | None,
     search: Callable[..., tuple[Verdict, int, int]],
     options: dict[str, bool],
     safe_moves: bool,
 ) -> tuple[tuple[Move, ...] | None, int, int]:
-    """The plain search of ``position`` recast as each narrower game in turn, with
-    3/8 of ``max_nodes`` among them (docs/solver.md, "Narrower games"): a
-    winning line or None, the positions spent, the most cards up seen."""
+    """The plain search of ``position`` recast as each narrower game in turn,
+    ``budget`` positions shared equally among them (docs/solver.md, "Narrower
+    games"): a winning line or None, the positions spent, the most cards up seen."""
     guests = [g for g in (_recast(position, v) for v in narrower_games(position.variant)) if g]
     spent = best = 0
     for guest in guests:
-        share = NARROWER_SHARE_UNLIMITED
-        if max_nodes is not None:
-            share = max(1, 3 * max_nodes // 8 // len(guests))
+        share = NARROWER_SHARE_UNLIMITED if budget is None else max(1, budget // len(guests))
         state = SearchState(guest, tables_for(guest.variant), **options)
         report = None if on_progress is None else partial(_offset, on_progress, spent)
         verdict, nodes, seen = search(state, share, deadline, report, safe_moves)
