@@ -535,8 +535,10 @@ def test_a_narrower_game_wins_a_deal_this_one_does_not(monkeypatch: pytest.Monke
     assert solve(position, max_nodes=nodes).verdict == "unknown"
     monkeypatch.setattr(search, "NARROWER_FROM", nodes)
     assert solve(position, max_nodes=nodes, probe_narrower=False).verdict == "unknown"
-    result = solve(position, max_nodes=nodes)
+    seen: list[int] = []
+    result = solve(position, max_nodes=nodes, on_progress=seen.append)
     assert result.verdict == "won" and result.moves is not None and result.nodes <= nodes
+    assert seen == sorted(seen) and seen[-1] == result.nodes  # the guests' progress too
     assert replay(position, result.moves).is_won()
     # The line found is a Glencoe line, which Laggard Lady's engine accepted.
     assert replay(position.recast("glencoe"), result.moves).is_won()

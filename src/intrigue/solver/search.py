@@ -214,12 +214,12 @@ def solve(
         if verdict != "unknown":
             line = _line(state) if verdict == "won" else None
             return finish(verdict, line)
-        deal_beams = max_nodes is None or max_nodes >= DEAL_BEAMS_FROM
         # Deal the rest as the auto mode would, holding back sets of the cards
         # it sends up (beam searches over them), or a beam over the deal itself,
         # and search each end a little: half the budget where the beams over
         # the deal join the probes, else 3/8.  Below DEAL_BEAMS_FROM the beams
         # over the deal cost more than they win (measured).
+        deal_beams = max_nodes is None or max_nodes >= DEAL_BEAMS_FROM
         part = 4 if deal_beams else 3
         share = part * max_nodes // 8 if max_nodes is not None else PROBE_SHARE_UNLIMITED
         probes = _Probes(
@@ -234,9 +234,11 @@ def solve(
             # Every line of a narrower game is a line of this one, and its
             # smaller tree often holds a win this one's search misses.
             budget = None if max_nodes is None else min(3 * max_nodes // 8, max_nodes - used)
+            start = used
             line, spent, seen = _solve_narrower(
-                position, budget, deadline, progress_from(used), search, options, safe_moves
-            )
+                position, budget, deadline, lambda offset: progress_from(start + offset),
+                search, options, safe_moves,
+            )  # fmt: skip
             used += spent
             best = max(best, seen)
             if line is not None:
@@ -269,30 +271,28 @@ def _solve_narrower(
     position: Position,
     budget: int | None,
     deadline: float | None,
-    on_progress: Callable[[int], None] | None,
+    progress_from: Callable[[int], Callable[[int], None] | None],
     search: Callable[..., tuple[Verdict, int, int]],
     options: dict[str, bool],
     safe_moves: bool,
 ) -> tuple[tuple[Move, ...] | None, int, int]:
     """The plain search of ``position`` recast as each narrower game in turn,
     ``budget`` positions shared equally among them (docs/solver.md, "Narrower
-    games"): a winning line or None, the positions spent, the most cards up seen."""
-    guests = [g for g in (_recast(position, v) for v in narrower_games(position.variant)) if g]
+    games"): a winning line or None, the positions spent, the most cards up seen.
+    ``progress_from(offset)`` is the progress callback of a search that starts
+    after ``offset`` of these positions."""
+    recast = (_recast(position, v) for v in narrower_games(position.variant))
+    guests = [guest for guest in recast if guest is not None]
     spent = best = 0
     for guest in guests:
         share = NARROWER_SHARE_UNLIMITED if budget is None else max(1, budget // len(guests))
         state = SearchState(guest, tables_for(guest.variant), **options)
-        report = None if on_progress is None else partial(_offset, on_progress, spent)
-        verdict, nodes, seen = search(state, share, deadline, report, safe_moves)
+        verdict, nodes, seen = search(state, share, deadline, progress_from(spent), safe_moves)
         spent += nodes
         best = max(best, seen)
         if verdict == "won":
             return _line(state), spent, best
     return None, spent, best
-
-
-def _offset(report: Callable[[int], None], offset: int, nodes: int) -> None:
-    report(offset + nodes)
 
 
 def _recast(position: Position, game: Variant) -> Position | None:
