@@ -35,6 +35,7 @@ from intrigue.errors import IllegalMoveError, PositionError
 from intrigue.game import Game
 from intrigue.notation import Move
 from intrigue.position import Position
+from intrigue.solver.rollouts import Rollouts
 from intrigue.solver.rules import Tables, compile_rules
 from intrigue.solver.state import (
     COLUMN_MOVE,
@@ -98,6 +99,8 @@ position as the narrower games (docs/solver.md, "Narrower games"); below it
 their share wins less than the final search loses (measured)."""
 NARROWER_SHARE_UNLIMITED = 1_000_000
 """Each narrower game's budget when the search itself has no node limit."""
+ROLLOUT_SHARE_UNLIMITED = 2_000_000
+"""The rollouts' budget when the search itself has no node limit."""
 DEAL_BEAM_CHILDREN = 64
 """Most children one position of a beam over the deal may have."""
 PROGRESS_EVERY = 4096
@@ -154,6 +157,7 @@ def solve(
     lone_cards: bool = True,
     probe: bool = True,
     probe_narrower: bool = True,
+    probe_rollouts: bool = True,
     native: bool = True,
 ) -> SolveResult:
     """Decide whether ``position`` can be won, and how.
@@ -161,9 +165,10 @@ def solve(
     ``deadline`` is an absolute :func:`time.monotonic` value; ``on_progress``
     is called with the node count every :data:`PROGRESS_EVERY` nodes and at
     the end.  ``safe_moves``, ``symmetry``, ``deal_first``,
-    ``natural_spots`` and ``lone_cards`` switch the shortcuts, ``probe`` the manual-mode probes
-    and ``probe_narrower`` the one among them that searches the position as
-    each :attr:`~intrigue.variants.Variant.narrower` game
+    ``natural_spots`` and ``lone_cards`` switch the shortcuts, ``probe`` the
+    manual-mode probes, and among them ``probe_narrower`` the search of the
+    position as each :attr:`~intrigue.variants.Variant.narrower` game and
+    ``probe_rollouts`` the rollouts over the deal (:mod:`intrigue.solver.rollouts`)
     (for tests; each is proved safe in ``docs/solver.md``); ``native=False``
     runs the pure-Python search even where the compiled one is built (the two
     expand the same positions).  "lost" is returned only after an exhaustive
@@ -216,11 +221,18 @@ def solve(
             return finish(verdict, line)
         # Deal the rest as the auto mode would, holding back sets of the cards
         # it sends up (beam searches over them), or a beam over the deal itself,
-        # and search each end a little: half the budget where the beams over
-        # the deal join the probes, else 3/8.  Below DEAL_BEAMS_FROM the beams
-        # over the deal cost more than they win (measured).
+        # and search each end a little: 3/8 of the budget (half where the
+        # beams over the deal join them and the rollouts are off).  Below
+        # DEAL_BEAMS_FROM the beams over the deal and the rollouts cost more
+        # than they win (measured).
         deal_beams = max_nodes is None or max_nodes >= DEAL_BEAMS_FROM
-        part = 4 if deal_beams else 3
+        rollouts = probe_rollouts and deal_beams
+        narrower = (
+            probe_narrower
+            and position.variant.narrower is not None
+            and (max_nodes is None or max_nodes >= NARROWER_FROM)
+        )
+        part = 3 if rollouts or not deal_beams else 4
         share = part * max_nodes // 8 if max_nodes is not None else PROBE_SHARE_UNLIMITED
         probes = _Probes(
             position, tables, deadline, progress_from(used), native, options, deal_beams
@@ -230,10 +242,26 @@ def solve(
         best = max(best, probes.best)
         if line is not None:
             return finish("won", line)
-        if probe_narrower and (max_nodes is None or max_nodes >= NARROWER_FROM):
+        if rollouts:
+            # Rollouts learn which cards to hold back from their best lines
+            # (rollouts.py): 2/8 where the narrower games follow, else 4/8.
+            part = 2 if narrower else 4
+            runs_budget = ROLLOUT_SHARE_UNLIMITED
+            if max_nodes is not None:
+                runs_budget = min(part * max_nodes // 8, max_nodes - used)
+            runs = Rollouts(
+                position, tables, search, options, safe_moves, deadline, progress_from(used)
+            )
+            ops = runs.run(max(1, runs_budget))
+            used += runs.used
+            best = max(best, runs.best)
+            if ops is not None:
+                return finish("won", _moves(ops))
+        if narrower:
             # Every line of a narrower game is a line of this one, and its
             # smaller tree often holds a win this one's search misses.
-            budget = None if max_nodes is None else min(3 * max_nodes // 8, max_nodes - used)
+            part = 2 if rollouts else 3
+            budget = None if max_nodes is None else min(part * max_nodes // 8, max_nodes - used)
             start = used
             line, spent, seen = _solve_narrower(
                 position, budget, deadline, lambda offset: progress_from(start + offset),
