@@ -1,5 +1,7 @@
 """The rules, game by game, on small hand-made deal orders and on real deals."""
 
+from dataclasses import fields, replace
+
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -9,7 +11,7 @@ from intrigue.errors import DealModeError, PositionError
 from intrigue.game import Game
 from intrigue.notation import DEAL, PILE, Move
 from intrigue.position import Position, parse_mode, validate
-from intrigue.variants import GAME_IDS
+from intrigue.variants import GAME_IDS, Variant, find_variant, open_any_pile
 from play import random_position
 
 
@@ -312,6 +314,24 @@ def test_recast_names_why_a_position_is_not_one_of_the_other_game(
 ) -> None:
     with pytest.raises(PositionError, match=reason):
         Position.from_order(game, ids(order)).recast(target)
+
+
+def test_any_rule_but_the_opening_hook_makes_another_game() -> None:
+    """``differs_only_in_opening`` (which recast relies on) reads every field marked
+    as a rule: changing any one of them but ``open_pile`` makes a game that a
+    position may not be recast into."""
+    intrigue = find_variant("intrigue")
+    rules = [f.name for f in fields(Variant) if f.metadata.get("rule")]
+    assert "open_pile" in rules and "base_rank" in rules and "build_down" in rules
+    assert intrigue.differs_only_in_opening(replace(intrigue, open_pile=open_any_pile))
+    for name in rules:
+        if name == "open_pile":
+            continue
+        other = next(
+            getattr(v, name) for v in map(find_variant, GAME_IDS)
+            if getattr(v, name) != getattr(intrigue, name)
+        )  # fmt: skip
+        assert not intrigue.differs_only_in_opening(replace(intrigue, **{name: other})), name
 
 
 def _pile_profile(p: Position) -> list[tuple[int, int]]:

@@ -12,7 +12,8 @@ fixed point; nothing else knows which game it is playing.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from types import MappingProxyType
 
 from intrigue.cards import RANK_OF, SUIT_OF, CardId, Rank
 from intrigue.errors import UnknownVariantError
@@ -98,22 +99,27 @@ def open_above_dealt_king(
     return None
 
 
+RULE = MappingProxyType({"rule": True})
+"""The metadata of a :class:`Variant` field that states a rule of the game."""
+
+
 @dataclass(frozen=True, eq=False)
 class Variant:
     """One game of the family.  Compared by identity: there is one record per game."""
 
     id: str
     name: str
-    base_rank: int
-    pile_kinds: tuple[PileKind, ...]
-    open_pile: OpenPileHook
-    shuffle_hook: str
+    # The fields that state a rule carry RULE: Position.recast compares them.
+    base_rank: int = field(metadata=RULE)
+    pile_kinds: tuple[PileKind, ...] = field(metadata=RULE)
+    open_pile: OpenPileHook = field(metadata=RULE)
+    shuffle_hook: str = field(metadata=RULE)
     """Name of the shuffle hook in :mod:`intrigue.deals`."""
-    discard_rank: int | None = None
+    discard_rank: int | None = field(default=None, metadata=RULE)
     """Cards of this rank are set aside on the discard row as they are dealt (Salic Law)."""
-    vacant_column_any_time: bool = False
+    vacant_column_any_time: bool = field(default=False, metadata=RULE)
     """A vacant column takes a card at any time, not only once the pack is dealt."""
-    build_down: bool = False
+    build_down: bool = field(default=False, metadata=RULE)
     """Once the pack is dealt a card may go on a column whose top is one rank higher."""
     narrower: str | None = None
     """The id of a game whose every line is also a line of this one: the same
@@ -168,10 +174,11 @@ class Variant:
     def differs_only_in_opening(self, other: Variant) -> bool:
         """Whether ``other`` has the same rules as this game but for ``open_pile``
         (and so the same deal orders)."""
-        return (self.base_rank, self.pile_kinds, self.shuffle_hook, self.discard_rank,
-                self.vacant_column_any_time, self.build_down) == (
-                other.base_rank, other.pile_kinds, other.shuffle_hook, other.discard_rank,
-                other.vacant_column_any_time, other.build_down)  # fmt: skip
+        return all(
+            getattr(self, f.name) == getattr(other, f.name)
+            for f in fields(self)
+            if f.metadata.get("rule") and f.name != "open_pile"
+        )
 
     def __repr__(self) -> str:
         return f"find_variant({self.id!r})"
