@@ -35,7 +35,7 @@ from typing import Literal
 
 from intrigue.position import Position
 from intrigue.solver.rules import Tables
-from intrigue.solver.state import COLUMN_MOVE, DEAL_CODE, SearchState
+from intrigue.solver.state import COLUMN_MOVE, DEAL_CODE, SearchState, stock_indices
 
 Search = Callable[
     [SearchState, int | None, float | None, Callable[[int], None] | None, bool],
@@ -79,8 +79,7 @@ class Rollouts:
     ) -> None:
         self.state = SearchState(position, tables, **options)
         self.start = self.state.snapshot()
-        where = {card: k for k, card in enumerate(position.order)}
-        self.origins = [[where[c] for c in column[1:]] for column in position.columns]
+        self.origins = stock_indices(position)
         self.search = search
         self.safe_moves = safe_moves
         self.deadline = deadline

@@ -44,6 +44,7 @@ from intrigue.solver.state import (
     Snapshot,
     op_code,
     op_to_move,
+    stock_indices,
 )
 from intrigue.variants import Variant, find_variant
 
@@ -334,13 +335,6 @@ def _recast(position: Position, game: Variant) -> Position | None:
 def _line(state: SearchState) -> tuple[Move, ...]:
     """The engine moves ``state`` has played (its undo log)."""
     return _moves(state.log)
-
-
-def stock_indices(position: Position) -> list[list[int]]:
-    """The stock index (place in ``position.order``) of each column card, as in
-    :attr:`SearchState.cols`: one list a column, bottom first, base left out."""
-    where = {card: k for k, card in enumerate(position.order)}
-    return [[where[c] for c in column[1:]] for column in position.columns]
 
 
 def deal_holding_back(

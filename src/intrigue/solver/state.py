@@ -508,3 +508,10 @@ class SearchState:
         if self.symmetry and cols:
             return head + cols[-1] + _SEP + _SEP.join(sorted(cols[:-1]))
         return head + _SEP.join(cols)
+
+
+def stock_indices(position: Position) -> list[list[int]]:
+    """The stock index (place in ``position.order``) of each column card, as in
+    :attr:`SearchState.cols`: one list a column, bottom first, base left out."""
+    where = {card: k for k, card in enumerate(position.order)}
+    return [[where[c] for c in column[1:]] for column in position.columns]
