@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 
 from intrigue.position import Position
 from intrigue.solver import replay, solve
-from intrigue.solver.rollouts import ALPHA, Rollouts, Search, _adapt, _Choice, _prior
+from intrigue.solver.rollouts import ALPHA, Rollouts, _adapt, _Choice, _prior
 from intrigue.solver.search import NATIVE, _moves, _python_search, _search, tables_for
+from intrigue.solver.state import Search
 from intrigue.variants import GAME_IDS
 from play import random_position
 

@@ -23,13 +23,13 @@ from intrigue.game import Game
 from intrigue.notation import DEAL, Move
 from intrigue.position import Position, validate
 from intrigue.solver import SolverBugError, replay, search, solve
+from intrigue.solver.narrower import narrower_games
 from intrigue.solver.search import (
     NATIVE,
     _BeamEntry,
     _Probes,
     _python_search,
     deal_holding_back,
-    narrower_games,
     stock_indices,
     tables_for,
 )

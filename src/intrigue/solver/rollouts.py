@@ -31,17 +31,10 @@ import math
 import random
 import time
 from collections.abc import Callable
-from typing import Literal
 
 from intrigue.position import Position
 from intrigue.solver.rules import Tables
-from intrigue.solver.state import COLUMN_MOVE, DEAL_CODE, SearchState, stock_indices
-
-Search = Callable[
-    [SearchState, int | None, float | None, Callable[[int], None] | None, bool],
-    tuple[Literal["won", "lost", "unknown"], int, int],
-]
-"""The exact search, as ``search._search``: on "won" it leaves the line in the state's log."""
+from intrigue.solver.state import COLUMN_MOVE, DEAL_CODE, Search, SearchState, stock_indices
 
 LEVEL = 2
 """Nesting level of each run: level 2 is ``ITERATIONS ** 2`` rollouts."""

@@ -27,6 +27,7 @@ of suit *s* are on piles than Queens of suit *s* have been dealt".
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from intrigue.cards import RANK_OF, SUIT_OF, Rank
 from intrigue.variants import (
@@ -130,3 +131,9 @@ def compile_rules(variant: Variant) -> Tables:
 def glencoe_type(rank: int, suit: int) -> int:
     """The type of a Glencoe Five or Six of ``suit``."""
     return 14 + 4 * (rank - 5) + suit
+
+
+@lru_cache(maxsize=8)
+def tables_for(variant: Variant) -> Tables:
+    """The compiled rules of ``variant`` (compiled once per process)."""
+    return compile_rules(variant)

@@ -28,15 +28,16 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache, partial
+from functools import partial
 from typing import Any, Literal, NamedTuple
 
-from intrigue.errors import IllegalMoveError, PositionError
+from intrigue.errors import IllegalMoveError
 from intrigue.game import Game
 from intrigue.notation import Move
 from intrigue.position import Position
+from intrigue.solver.narrower import solve_narrower
 from intrigue.solver.rollouts import Rollouts
-from intrigue.solver.rules import Tables, compile_rules
+from intrigue.solver.rules import Tables, tables_for
 from intrigue.solver.state import (
     COLUMN_MOVE,
     DEAL_CODE,
@@ -46,7 +47,6 @@ from intrigue.solver.state import (
     op_to_move,
     stock_indices,
 )
-from intrigue.variants import Variant, find_variant
 
 try:
     from intrigue.solver import _core
@@ -98,8 +98,6 @@ NARROWER_FROM = 10_000_000
 """The least ``max_nodes`` at which a manual-mode solve also searches the
 position as the narrower games (docs/solver.md, "Narrower games"); below it
 their share wins less than the final search loses (measured)."""
-NARROWER_SHARE_UNLIMITED = 1_000_000
-"""Each narrower game's budget when the search itself has no node limit."""
 ROLLOUT_SHARE_UNLIMITED = 2_000_000
 """The rollouts' budget when the search itself has no node limit."""
 DEAL_BEAM_CHILDREN = 64
@@ -137,12 +135,6 @@ class SolveResult:
             "seconds": round(self.seconds, 6),
             "best": self.best,
         }
-
-
-@lru_cache(maxsize=8)
-def tables_for(variant: Variant) -> Tables:
-    """The compiled rules of ``variant`` (compiled once per process)."""
-    return compile_rules(variant)
 
 
 def solve(
@@ -264,7 +256,7 @@ def solve(
             part = 2 if rollouts else 3
             budget = None if max_nodes is None else min(part * max_nodes // 8, max_nodes - used)
             start = used
-            line, spent, seen = _solve_narrower(
+            line, spent, seen = solve_narrower(
                 position, budget, deadline, lambda offset: progress_from(start + offset),
                 search, options, safe_moves,
             )  # fmt: skip
@@ -285,51 +277,6 @@ def solve(
     else:
         best = max(best, seen)
     return finish(verdict, _line(state) if verdict == "won" else None)
-
-
-def narrower_games(variant: Variant) -> list[Variant]:
-    """The games whose every line is a line of ``variant``, narrowest first."""
-    chain: list[Variant] = []
-    while variant.narrower is not None:
-        variant = find_variant(variant.narrower)
-        chain.append(variant)
-    return chain[::-1]
-
-
-def _solve_narrower(
-    position: Position,
-    budget: int | None,
-    deadline: float | None,
-    progress_from: Callable[[int], Callable[[int], None] | None],
-    search: Callable[..., tuple[Verdict, int, int]],
-    options: dict[str, bool],
-    safe_moves: bool,
-) -> tuple[tuple[Move, ...] | None, int, int]:
-    """The plain search of ``position`` recast as each narrower game in turn,
-    ``budget`` positions shared equally among them (docs/solver.md, "Narrower
-    games"): a winning line or None, the positions spent, the most cards up seen.
-    ``progress_from(offset)`` is the progress callback of a search that starts
-    after ``offset`` of these positions."""
-    recast = (_recast(position, v) for v in narrower_games(position.variant))
-    guests = [guest for guest in recast if guest is not None]
-    spent = best = 0
-    for guest in guests:
-        share = NARROWER_SHARE_UNLIMITED if budget is None else max(1, budget // len(guests))
-        state = SearchState(guest, tables_for(guest.variant), **options)
-        verdict, nodes, seen = search(state, share, deadline, progress_from(spent), safe_moves)
-        spent += nodes
-        best = max(best, seen)
-        if verdict == "won":
-            return _line(state), spent, best
-    return None, spent, best
-
-
-def _recast(position: Position, game: Variant) -> Position | None:
-    """``position`` as one of ``game``, or None if that game could not have opened its piles."""
-    try:
-        return position.recast(game)
-    except PositionError:
-        return None
 
 
 def _line(state: SearchState) -> tuple[Move, ...]:

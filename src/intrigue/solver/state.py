@@ -16,7 +16,8 @@ pile, :data:`DEAL_CODE` a deal, ``16 + 8 * i + j`` column ``i`` onto column
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import Literal, NamedTuple
 
 from intrigue.cards import RANK_OF, SUIT_OF
 from intrigue.notation import DEAL, PILE, Move
@@ -515,3 +516,10 @@ def stock_indices(position: Position) -> list[list[int]]:
     :attr:`SearchState.cols`: one list a column, bottom first, base left out."""
     where = {card: k for k, card in enumerate(position.order)}
     return [[where[c] for c in column[1:]] for column in position.columns]
+
+
+Search = Callable[
+    [SearchState, int | None, float | None, Callable[[int], None] | None, bool],
+    tuple[Literal["won", "lost", "unknown"], int, int],
+]
+"""The exact search, as ``search._search``: on "won" it leaves the line in the state's log."""
