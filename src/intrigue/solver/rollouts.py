@@ -34,7 +34,14 @@ from collections.abc import Callable
 
 from intrigue.position import Position
 from intrigue.solver.rules import Tables
-from intrigue.solver.state import COLUMN_MOVE, DEAL_CODE, Search, SearchState, stock_indices
+from intrigue.solver.state import (
+    COLUMN_MOVE,
+    DEAL_CODE,
+    Search,
+    SearchState,
+    play_tracked,
+    stock_indices,
+)
 
 LEVEL = 2
 """Nesting level of each run: level 2 is ``ITERATIONS ** 2`` rollouts."""
@@ -123,38 +130,21 @@ class Rollouts:
         choices: list[_Choice] = []
         played = 0
 
-        def play(code: int) -> None:
-            state.play(code)
-            if code < DEAL_CODE:
-                origins[code].pop()
-            elif code == DEAL_CODE:
-                k = state.dealt - 1
-                if len(cols) > len(origins):
-                    origins.append([])
-                elif len(cols[-1]) > len(origins[-1]):
-                    origins[-1].append(k)
-            else:
-                i, j = divmod(code - COLUMN_MOVE, 8)
-                origins[j].append(origins[i].pop())
-
         n_order = state.n_order
         safe_moves = self.safe_moves
         while state.dealt < n_order and played < self.max_moves:
             for i in range(len(cols) if safe_moves else 0):
                 while cols[i] and state.safe_top(cols[i]):
-                    play(i)
+                    play_tracked(state, origins, i)
                     played += 1
             moves = state.moves()
             if len(moves) > 1:
-                names = [_name(code, origins, state.dealt) for code in moves]
-                weights = [policy.get(name, _prior(name)) for name in names]
-                top = max(weights)
-                odds = [math.exp(w - top) for w in weights]
-                pick = self.rng.choices(range(len(moves)), odds)[0]
-                choices.append(_Choice(names[pick], tuple(names)))
-                play(moves[pick])
+                names = tuple(_name(code, origins, state.dealt) for code in moves)
+                pick = self.rng.choices(range(len(moves)), _odds(policy, names))[0]
+                choices.append(_Choice(names[pick], names))
+                play_tracked(state, origins, moves[pick])
             elif moves:
-                play(moves[0])
+                play_tracked(state, origins, moves[0])
             else:
                 break
             played += 1
@@ -201,15 +191,20 @@ def _prior(name: int) -> float:
     return SEND_BIAS if name % 3 == _SEND else 0.0
 
 
+def _odds(policy: dict[int, float], names: tuple[int, ...]) -> list[float]:
+    """Each name's weight under ``policy``, exponentiated (scaled so the largest is 1)."""
+    weights = [policy.get(name, _prior(name)) for name in names]
+    top = max(weights)
+    return [math.exp(w - top) for w in weights]
+
+
 def _adapt(policy: dict[int, float], choices: list[_Choice]) -> dict[int, float]:
     """The policy moved towards ``choices``: each chosen name gains ``ALPHA``,
     and every name offered with it loses ``ALPHA`` times its probability under
     ``policy`` (so that the chosen sequence grows likelier as a whole)."""
     adapted = dict(policy)
     for choice in choices:
-        weights = [policy.get(name, _prior(name)) for name in choice.names]
-        top = max(weights)
-        odds = [math.exp(w - top) for w in weights]
+        odds = _odds(policy, choice.names)
         total = sum(odds)
         for name, odd in zip(choice.names, odds, strict=True):
             adapted[name] = adapted.get(name, _prior(name)) - ALPHA * odd / total

@@ -45,6 +45,7 @@ from intrigue.solver.state import (
     Snapshot,
     op_code,
     op_to_move,
+    play_tracked,
     stock_indices,
 )
 
@@ -194,6 +195,10 @@ def solve(
         report = on_progress
         return lambda nodes: report(offset + nodes)
 
+    def eighths_left(part: int) -> int | None:
+        # ``part`` eighths of the limit, but no more than is left of it.
+        return None if max_nodes is None else min(part * max_nodes // 8, max_nodes - used)
+
     def finish(verdict: Verdict, moves: tuple[Move, ...] | None) -> SolveResult:
         if moves is not None:
             replay(position, moves)
@@ -238,14 +243,11 @@ def solve(
         if rollouts:
             # Rollouts learn which cards to hold back from their best lines
             # (rollouts.py): 2/8 where the narrower games follow, else 4/8.
-            part = 2 if narrower else 4
-            runs_budget = ROLLOUT_SHARE_UNLIMITED
-            if max_nodes is not None:
-                runs_budget = min(part * max_nodes // 8, max_nodes - used)
+            runs_budget = eighths_left(2 if narrower else 4)
             runs = Rollouts(
                 position, tables, search, options, safe_moves, deadline, progress_from(used)
             )
-            ops = runs.run(max(1, runs_budget))
+            ops = runs.run(ROLLOUT_SHARE_UNLIMITED if runs_budget is None else max(1, runs_budget))
             used += runs.used
             best = max(best, runs.best)
             if ops is not None:
@@ -253,8 +255,7 @@ def solve(
         if narrower:
             # Every line of a narrower game is a line of this one, and its
             # smaller tree often holds a win this one's search misses.
-            part = 2 if rollouts else 3
-            budget = None if max_nodes is None else min(part * max_nodes // 8, max_nodes - used)
+            budget = eighths_left(2 if rollouts else 3)
             start = used
             line, spent, seen = solve_narrower(
                 position, budget, deadline, lambda offset: progress_from(start + offset),
@@ -319,8 +320,8 @@ def _deal_rest(
     sent: list[int] = []
 
     def send_up(i: int) -> None:
-        state.play(i)
-        sent.append(origins[i].pop())
+        sent.append(origins[i][-1])
+        play_tracked(state, origins, i)
 
     while state.dealt < state.n_order:
         k = state.dealt
@@ -343,13 +344,8 @@ def _deal_rest(
 def _deal(state: SearchState, origins: list[list[int]]) -> bool:
     """Deal the next card, keeping ``origins`` up to date; whether it lies on the newest column."""
     k = state.dealt
-    state.play(DEAL_CODE)
-    if len(state.cols) > len(origins):
-        origins.append([])
-    elif len(state.cols[-1]) > len(origins[-1]):
-        origins[-1].append(k)
-        return True
-    return False
+    play_tracked(state, origins, DEAL_CODE)
+    return origins[-1][-1:] == [k]
 
 
 Origins = tuple[tuple[int, ...], ...]
@@ -617,10 +613,8 @@ class _Probes:
             # Play ``code`` (from column ``source`` to a pile, or onto column
             # ``target``), visit what it reaches, and take it back.
             mark = len(log)
-            state.play(code)
-            card = origins[source].pop()
-            if target is not None:
-                origins[target].append(card)
+            card = origins[source][-1]
+            play_tracked(state, origins, code)
             visit(source != newest)
             if target is not None:
                 origins[target].pop()

@@ -518,6 +518,24 @@ def stock_indices(position: Position) -> list[list[int]]:
     return [[where[c] for c in column[1:]] for column in position.columns]
 
 
+def play_tracked(state: SearchState, origins: list[list[int]], code: int) -> None:
+    """``state.play(code)``, keeping ``origins`` (:func:`stock_indices` of the
+    state's columns) up to date."""
+    k = state.dealt
+    state.play(code)
+    if code < DEAL_CODE:
+        origins[code].pop()
+    elif code == DEAL_CODE:
+        cols = state.cols
+        if len(cols) > len(origins):
+            origins.append([])
+        elif len(cols[-1]) > len(origins[-1]):
+            origins[-1].append(k)
+    else:
+        i, j = divmod(code - COLUMN_MOVE, 8)
+        origins[j].append(origins[i].pop())
+
+
 Search = Callable[
     [SearchState, int | None, float | None, Callable[[int], None] | None, bool],
     tuple[Literal["won", "lost", "unknown"], int, int],
