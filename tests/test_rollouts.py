@@ -10,7 +10,15 @@ from hypothesis import strategies as st
 
 from intrigue.position import Position
 from intrigue.solver import replay, solve
-from intrigue.solver.rollouts import ALPHA, Rollouts, _adapt, _Choice, _prior
+from intrigue.solver.rollouts import (
+    ALPHA,
+    ITERATIONS,
+    LEVEL,
+    Rollouts,
+    _adapt,
+    _Choice,
+    _prior,
+)
 from intrigue.solver.search import NATIVE, _moves, _python_search, _search, tables_for
 from intrigue.solver.state import Search
 from intrigue.variants import GAME_IDS
@@ -65,11 +73,21 @@ def test_a_solve_with_rollouts_is_repeatable() -> None:
 
 
 @settings(max_examples=30, deadline=None)
-@given(manual_positions, st.integers(1, 30_000), st.booleans())
+@given(
+    manual_positions,
+    st.integers(1, 30_000),
+    st.booleans(),
+    st.sampled_from([(LEVEL, ITERATIONS), (1, 3), (2, 5), (4, 2)]),
+    st.integers(0, 2**32),
+)
 def test_rollouts_stay_within_budget_and_their_wins_replay(
-    position: Position, budget: int, safe_moves: bool
+    position: Position, budget: int, safe_moves: bool, nesting: tuple[int, int], seed: int
 ) -> None:
-    rollouts = runs(position, safe_moves=safe_moves)
+    level, iterations = nesting
+    rollouts = Rollouts(
+        position, tables_for(position.variant), _search, OPTIONS, safe_moves, None, None,
+        level=level, iterations=iterations, seed=seed,
+    )  # fmt: skip
     ops = rollouts.run(budget)
     assert rollouts.used <= budget
     assert 0 <= rollouts.best <= len(position.all_card_ids())
@@ -86,6 +104,22 @@ def test_rollouts_compiled_and_python_agree(position: Position, budget: int) -> 
     native, python = runs(position), runs(position, _python_search)
     assert native.run(budget) == python.run(budget)
     assert (native.used, native.best) == (python.used, python.best)
+
+
+def test_a_run_is_the_seed_and_nesting_it_is_given() -> None:
+    """Different seeds draw different rollouts; the same seed draws the same."""
+    position = Position.start("intrigue", 8296, "manual")  # no win within this budget
+
+    def run(seed: int) -> tuple[int, int]:
+        rollouts = Rollouts(
+            position, tables_for(position.variant), _search, OPTIONS, True, None, None,
+            level=2, iterations=3, seed=seed,
+        )  # fmt: skip
+        assert rollouts.run(40_000) is None
+        return rollouts.used, rollouts.best
+
+    assert run(1) == run(1)
+    assert len({run(seed) for seed in range(1, 6)}) > 1
 
 
 def test_adapting_makes_the_chosen_names_likelier() -> None:

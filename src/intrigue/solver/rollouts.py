@@ -43,9 +43,9 @@ from intrigue.solver.state import (
     stock_indices,
 )
 
-LEVEL = 2
-"""Nesting level of each run: level 2 is ``ITERATIONS ** 2`` rollouts."""
-ITERATIONS = 40
+LEVEL = 3
+"""Nesting level of each run: level 3 is ``ITERATIONS ** 3`` rollouts."""
+ITERATIONS = 12
 """Runs of level ``n - 1`` within one of level ``n``."""
 END_NODES = 500
 """Positions the exact search may use to finish one rollout once the pack is dealt."""
@@ -61,7 +61,9 @@ _SEND, _DEAL, _PARK = 0, 1, 2
 
 
 class Rollouts:
-    """Runs of nested rollout policy adaptation from one manual ``position``.
+    """Runs of nested rollout policy adaptation from one manual ``position``
+    (``level``, ``iterations`` and ``seed`` as the module's constants, which
+    ``solve`` uses; the benchmark varies them).
 
     ``used`` counts every move a rollout played and every position its end
     search expanded; ``best`` is the most cards up any rollout saw.
@@ -76,7 +78,13 @@ class Rollouts:
         safe_moves: bool,
         deadline: float | None,
         on_progress: Callable[[int], None] | None,
+        *,
+        level: int = LEVEL,
+        iterations: int = ITERATIONS,
+        seed: int = SEED,
     ) -> None:
+        self.level = level
+        self.iterations = iterations
         self.state = SearchState(position, tables, **options)
         self.start = self.state.snapshot()
         self.origins = stock_indices(position)
@@ -84,7 +92,7 @@ class Rollouts:
         self.safe_moves = safe_moves
         self.deadline = deadline
         self.on_progress = on_progress
-        self.rng = random.Random(SEED)
+        self.rng = random.Random(seed)
         self.used = 0
         self.best = 0
         self.cap = 0
@@ -100,7 +108,7 @@ class Rollouts:
         self.cap = self.used + budget
         try:
             while True:
-                self._nested(LEVEL, {})
+                self._nested(self.level, {})
         except _Won as won:
             return won.ops
         except _Spent:
@@ -110,7 +118,7 @@ class Rollouts:
         if level == 0:
             return self._rollout(policy)
         best_score, best_choices = -1, []
-        for _ in range(ITERATIONS):
+        for _ in range(self.iterations):
             score, choices = self._nested(level - 1, policy)
             if score >= best_score:
                 best_score, best_choices = score, choices
