@@ -36,8 +36,14 @@ manual_positions = st.builds(
 )
 
 
-def runs(position: Position, search: Search = _search, safe_moves: bool = True) -> Rollouts:
-    return Rollouts(position, tables_for(position.variant), search, OPTIONS, safe_moves, None, None)
+def runs(
+    position: Position, search: Search = _search, safe_moves: bool = True, **nesting: int
+) -> Rollouts:
+    """Rollouts from ``position``; ``nesting``: ``level``, ``iterations``, ``seed``."""
+    variant = position.variant
+    return Rollouts(
+        position, tables_for(variant), search, OPTIONS, safe_moves, None, None, **nesting
+    )
 
 
 @needs_core
@@ -84,10 +90,7 @@ def test_rollouts_stay_within_budget_and_their_wins_replay(
     position: Position, budget: int, safe_moves: bool, nesting: tuple[int, int], seed: int
 ) -> None:
     level, iterations = nesting
-    rollouts = Rollouts(
-        position, tables_for(position.variant), _search, OPTIONS, safe_moves, None, None,
-        level=level, iterations=iterations, seed=seed,
-    )  # fmt: skip
+    rollouts = runs(position, safe_moves=safe_moves, level=level, iterations=iterations, seed=seed)
     ops = rollouts.run(budget)
     assert rollouts.used <= budget
     assert 0 <= rollouts.best <= len(position.all_card_ids())
@@ -106,15 +109,12 @@ def test_rollouts_compiled_and_python_agree(position: Position, budget: int) -> 
     assert (native.used, native.best) == (python.used, python.best)
 
 
-def test_a_run_is_the_seed_and_nesting_it_is_given() -> None:
+def test_a_run_follows_its_seed() -> None:
     """Different seeds draw different rollouts; the same seed draws the same."""
     position = Position.start("intrigue", 8296, "manual")  # no win within this budget
 
     def run(seed: int) -> tuple[int, int]:
-        rollouts = Rollouts(
-            position, tables_for(position.variant), _search, OPTIONS, True, None, None,
-            level=2, iterations=3, seed=seed,
-        )  # fmt: skip
+        rollouts = runs(position, level=2, iterations=3, seed=seed)
         assert rollouts.run(40_000) is None
         return rollouts.used, rollouts.best
 

@@ -41,9 +41,8 @@ class Settings:
     port: int | None = None
     """None: :data:`DEFAULT_PORT`, or a free port if that one is taken."""
     hint_nodes: int = 1_500_000
-    """Most hints take milliseconds; the slowest, in manual Salic Law (whose
-    rollouts play many moves in Python), would take 8-9 s (docs/solver.md,
-    "Benchmarks"), so ``hint_seconds`` decides when to answer "unknown"."""
+    """Most hints take milliseconds, but the slowest manual ones take seconds
+    (docs/solver.md, "Benchmarks"): ``hint_seconds`` decides when to answer "unknown"."""
     hint_seconds: float = 4.0
     autofinish_nodes: int = 50_000
     autofinish_seconds: float = 1.5
