@@ -96,3 +96,16 @@ def test_module_entry_point_runs():
         check=False,
     )
     assert done.returncode == 0 and json.loads(done.stdout)["order"][0] == "QC"
+
+
+def test_solve_names_the_column_that_proves_a_loss(capsys):
+    # Salic Law 7228 deals its first 40 cards onto column 1: the column test
+    # proves it lost, and says so; "best" is then a lower bound, not exact.
+    argv = ("solve", "--game", "salic-law", "--deal", "7228", "--mode", "manual")
+    code, out, _ = run(capsys, *argv, "--max-nodes", "1000000", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["verdict"] == "lost" and data["blocked"] == 1
+    code, out, _ = run(capsys, *argv, "--max-nodes", "1000000")
+    assert "lost -- the cards of column 1 can never all reach the piles" in out
+    code, out, _ = run(capsys, "solve", "--game", "intrigue", "--deal", "4", "--json")
+    assert json.loads(out)["blocked"] is None  # an exhaustive loss

@@ -12,7 +12,7 @@ import pytest
 from intrigue.cli import main
 from intrigue.errors import DealNumberError, IntrigueError
 from intrigue.progress import ProgressBar, SearchProgress
-from intrigue.stats import parse_range, percentile, run_stats, summarise, wilson
+from intrigue.stats import parse_range, percentile, run_stats, solve_deal, summarise, wilson
 
 
 @pytest.mark.parametrize(
@@ -49,6 +49,23 @@ def test_summary_counts_and_bounds() -> None:
     assert s["win_rate_bounds"] == [0.5, 0.75]
     assert s["lost_best_mean"] == 53
     assert s["nodes"]["max"] == 4
+    assert s["lost_by_column_test"] == 0
+
+
+def test_column_test_losses_are_counted_but_their_best_is_not() -> None:
+    # A loss proved by the column test knows only a lower bound on its best.
+    records = [
+        {"verdict": "lost", "seconds": 0.1, "nodes": 1, "best": 40},
+        {"verdict": "lost", "seconds": 0.1, "nodes": 1, "best": 18, "blocked": 1},
+    ]
+    s = summarise(records)
+    assert (s["lost"], s["lost_by_column_test"], s["lost_best_mean"]) == (2, 1, 40)
+
+
+def test_a_deal_record_names_its_blocked_column() -> None:
+    record = solve_deal(("salic-law", 7228, "manual", 1_000_000, True))
+    assert (record["verdict"], record["blocked"]) == ("lost", 1)
+    assert "blocked" not in solve_deal(("intrigue", 4, "auto", 1_000_000, True))
 
 
 def read_lines(path: Path) -> list[dict[str, object]]:

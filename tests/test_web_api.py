@@ -10,9 +10,11 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from cardlists import ids
 from intrigue.game import Game
 from intrigue.position import Position
 from intrigue.solver import solve
+from intrigue.web.api import _blocked_text
 from intrigue.web.app import create_app
 from intrigue.web.settings import Settings
 
@@ -389,3 +391,23 @@ def test_autofinish_refuses_a_lost_position(client: Client) -> None:
     before = client.get(f"/api/games/{gid}").json()
     assert_error(client.post(f"/api/games/{gid}/autofinish"), 400, "NotWinnableError", "play on")
     assert client.get(f"/api/games/{gid}").json() == before
+
+
+def test_a_column_test_loss_says_which_column(client: Client) -> None:
+    # Salic Law 7228 (manual) sticks in column 1; the hint says so in words.
+    gid = new_game(client, game="salic-law", deal=7228, mode="manual")["id"]
+    hint = client.post(f"/api/games/{gid}/hint").json()["hint"]
+    assert hint["verdict"] == "lost"
+    assert hint["text"] == (
+        "No winning line from here: the cards of column 1 can never all reach the piles."
+    )
+
+
+def test_a_blocked_column_still_to_come_is_named_by_its_base() -> None:
+    # The second King opens column 2, whose 2C 3C 4C 5C bury the Ace: lost.
+    position = Position.from_order("salic-law", ids("KS KH 2C 3C 4C 5C AC"), "manual")
+    assert len(position.columns) == 1
+    assert _blocked_text(position, 2) == (
+        "the cards of the column the next King will open can never all reach the piles."
+    )
+    assert _blocked_text(position, 3).startswith("the cards of the column the second King still")

@@ -10,6 +10,7 @@ import pytest
 
 from intrigue import Position
 from intrigue.solver import solve
+from intrigue.solver.relaxation import blocked_column
 from intrigue.stats import load_records, summarise
 from intrigue.variants import GAME_IDS, find_variant
 
@@ -64,3 +65,13 @@ def test_stored_manual_losses_are_proved_again(tmp_path, game):
     for record in cheap:
         result = solve(Position.start(game, record["deal"], "manual"))
         assert (result.verdict, result.best) == ("lost", record["best"]), record["deal"]
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_stored_column_test_losses_are_proved_again(tmp_path, game):
+    """The manual deals lost by the column test are blocked in the same column today."""
+    done = records(tmp_path, game, "manual")
+    for record in (r for r in done.values() if r.get("blocked") is not None):
+        assert record["verdict"] == "lost"
+        position = Position.start(game, record["deal"], "manual")
+        assert blocked_column(position) == record["blocked"], record["deal"]

@@ -184,6 +184,12 @@ def print_solve(data: dict[str, Any]) -> str:
     if data["verdict"] == "won":
         moves = " ".join(data["moves"]) or "(already won)"
         return f"{head}: won in {len(data['moves'])} moves ({cost}):\n{moves}"
+    if data["verdict"] == "lost" and data.get("blocked") is not None:
+        return (
+            f"{head}: lost -- the cards of column {data['blocked']} can never all reach the "
+            f"piles, even with every other card free ({cost}); {data['best']} of "
+            f"{data['cards']} cards reached them in the positions searched."
+        )
     if data["verdict"] == "lost":
         return (
             f"{head}: lost -- no sequence of moves wins ({cost}); at most {data['best']} "
@@ -221,6 +227,11 @@ def print_stats(data: dict[str, Any]) -> str:
             f"{what} {100 * data['win_rate']:.2f}%  (95% interval {100 * low:.2f}-{100 * high:.2f}%)"
         )
     lines.append(f"won {data['won']}  lost {data['lost']}  unknown {data['unknown']}")
+    if data["lost_by_column_test"]:
+        lines.append(
+            f"({data['lost_by_column_test']} of the lost deals proved by the column test: "
+            "a column that can never be cleared)"
+        )
     if data["unknown"]:
         low, high = data["win_rate_bounds"]
         lines.append(
@@ -236,7 +247,10 @@ def print_stats(data: dict[str, Any]) -> str:
     )
     lines.append("nodes: " + "  ".join(f"{q} {nodes[q]}" for q in ("p50", "p90", "p99", "max")))
     if data["lost_best_mean"] is not None:
-        lines.append(f"lost deals bring {data['lost_best_mean']} cards to the piles on average")
+        lines.append(
+            f"lost deals bring {data['lost_best_mean']} cards to the piles on average"
+            + (" (those searched exhaustively)" if data["lost_by_column_test"] else "")
+        )
     return "\n".join(lines)
 
 

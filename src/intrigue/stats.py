@@ -115,6 +115,8 @@ def solve_deal(task: Task) -> Record:
     }
     if not probes:
         record["probes"] = False
+    if result.blocked is not None:
+        record["blocked"] = result.blocked  # then "best" is only a lower bound
     return record
 
 
@@ -295,9 +297,9 @@ def summarise(records: list[Record]) -> dict[str, Any]:
     low, high = wilson(won, decided)
     seconds = [float(r["seconds"]) for r in records]
     nodes = [float(r["nodes"]) for r in records]
-    lost_best = [
-        int(r["best"]) for r in records if r["verdict"] == "lost" and r["best"] is not None
-    ]
+    # Only exhaustive losses know their best exactly; a column-test loss does not.
+    exhaustive = [r for r in records if r["verdict"] == "lost" and r.get("blocked") is None]
+    lost_best = [int(r["best"]) for r in exhaustive if r["best"] is not None]
     n = len(records)
     return {
         "deals": n,
@@ -311,6 +313,7 @@ def summarise(records: list[Record]) -> dict[str, Any]:
         "nodes": {q: int(percentile(nodes, p)) for q, p in _QUANTILES},
         "total_seconds": round(sum(seconds), 3),
         "lost_best_mean": round(sum(lost_best) / len(lost_best), 2) if lost_best else None,
+        "lost_by_column_test": lost - len(exhaustive),
     }
 
 

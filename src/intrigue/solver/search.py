@@ -36,6 +36,7 @@ from intrigue.game import Game
 from intrigue.notation import Move
 from intrigue.position import Position
 from intrigue.solver.narrower import solve_narrower
+from intrigue.solver.relaxation import COLUMN_TEST_STATES, blocked_column
 from intrigue.solver.rollouts import Rollouts
 from intrigue.solver.rules import Tables, tables_for
 from intrigue.solver.state import (
@@ -118,7 +119,10 @@ class SolveResult:
     ``moves`` (for "won") played from the solved position through
     :meth:`intrigue.game.Game.play` reach a won position.  ``best`` is the
     most cards on the piles in any position the search reached: for "lost"
-    that is exactly the most cards that can be brought to the piles.
+    that is exactly the most cards that can be brought to the piles, unless
+    ``blocked`` is set.  ``blocked`` is the column that the column test
+    (:mod:`intrigue.solver.relaxation`) found can never be cleared, when that
+    is what proved the loss; ``best`` is then only a lower bound.
     """
 
     verdict: Verdict
@@ -126,6 +130,7 @@ class SolveResult:
     nodes: int
     seconds: float
     best: int | None = None
+    blocked: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The ``intrigue solve --json`` shape of INTERFACE.md (plus ``best``)."""
@@ -135,6 +140,7 @@ class SolveResult:
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
             "best": self.best,
+            "blocked": self.blocked,
         }
 
 
@@ -152,6 +158,7 @@ def solve(
     probe: bool = True,
     probe_narrower: bool = True,
     probe_rollouts: bool = True,
+    column_test: bool = True,
     native: bool = True,
 ) -> SolveResult:
     """Decide whether ``position`` can be won, and how.
@@ -162,12 +169,14 @@ def solve(
     ``natural_spots`` and ``lone_cards`` switch the shortcuts, ``probe`` the
     manual-mode probes, and among them ``probe_narrower`` the search of the
     position as each :attr:`~intrigue.variants.Variant.narrower` game and
-    ``probe_rollouts`` the rollouts over the deal (:mod:`intrigue.solver.rollouts`)
+    ``probe_rollouts`` the rollouts over the deal (:mod:`intrigue.solver.rollouts`),
+    and ``column_test`` the loss proof of :mod:`intrigue.solver.relaxation`
+    where the search alone has not decided
     (for tests; each is proved safe in ``docs/solver.md``); ``native=False``
     runs the pure-Python search even where the compiled one is built (the two
     expand the same positions).  "lost" is returned only after an exhaustive
-    search, "unknown" only when ``max_nodes`` or ``deadline`` cut the search
-    short.
+    search or a proof by the column test, "unknown" only when ``max_nodes``
+    or ``deadline`` cut the search short.
 
     >>> from intrigue.position import Position
     >>> solve(Position.start("intrigue", 1)).verdict
@@ -199,12 +208,23 @@ def solve(
         # ``part`` eighths of the limit, but no more than is left of it.
         return None if max_nodes is None else min(part * max_nodes // 8, max_nodes - used)
 
-    def finish(verdict: Verdict, moves: tuple[Move, ...] | None) -> SolveResult:
+    def finish(
+        verdict: Verdict, moves: tuple[Move, ...] | None, blocked: int | None = None
+    ) -> SolveResult:
         if moves is not None:
             replay(position, moves)
         if on_progress is not None:
             on_progress(used)
-        return SolveResult(verdict, moves, used, time.perf_counter() - started, best)
+        return SolveResult(verdict, moves, used, time.perf_counter() - started, best, blocked)
+
+    def blocked() -> int | None:
+        # Cheap next to the search, but not free: a share of the limit, in states.
+        if not column_test:
+            return None
+        states = COLUMN_TEST_STATES if max_nodes is None else max_nodes // 16
+        return blocked_column(
+            position, max_states=max(1, min(states, COLUMN_TEST_STATES)), deadline=deadline
+        )
 
     probing = probe and position.mode == "manual" and not position.pack_dealt
     if probing:
@@ -217,6 +237,9 @@ def solve(
         if verdict != "unknown":
             line = _line(state) if verdict == "won" else None
             return finish(verdict, line)
+        column = blocked()
+        if column is not None:
+            return finish("lost", None, column)
         # Deal the rest as the auto mode would, holding back sets of the cards
         # it sends up (beam searches over them), or a beam over the deal itself,
         # and search each end a little: 3/8 of the budget (half where the
@@ -268,7 +291,7 @@ def solve(
     if max_nodes is not None and 0 < max_nodes <= used:
         # The probes spent it all.  (A final search of what is left repeats the
         # first plain search before it sees anything new.)
-        return finish("unknown", None)
+        return finish("unknown", None)  # the column test ran before the probes
     state = SearchState(position, tables, **options)
     rest = None if max_nodes is None else max(1, max_nodes - used)
     verdict, nodes, seen = search(state, rest, deadline, progress_from(used), safe_moves)
@@ -277,6 +300,10 @@ def solve(
         best = seen  # exhaustive: exactly the most cards that can go up
     else:
         best = max(best, seen)
+    if verdict == "unknown" and not probing:
+        column = blocked()
+        if column is not None:
+            return finish("lost", None, column)
     return finish(verdict, _line(state) if verdict == "won" else None)
 
 

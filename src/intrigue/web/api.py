@@ -24,6 +24,7 @@ import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
+from intrigue.cards import Rank
 from intrigue.errors import IntrigueError
 from intrigue.game import Game
 from intrigue.notation import Move
@@ -79,6 +80,8 @@ class SolveOutcome(Protocol):
     def moves(self) -> tuple[Move, ...] | None: ...
     @property
     def nodes(self) -> int: ...
+    @property
+    def blocked(self) -> int | None: ...
 
 
 K = TypeVar("K")
@@ -271,6 +274,8 @@ class Api:
             hint["text"] = _hint_text(position, move)
         elif result.verdict == "won":
             hint["text"] = "The game is won."
+        elif result.verdict == "lost" and result.blocked is not None:
+            hint["text"] = "No winning line from here: " + _blocked_text(position, result.blocked)
         elif result.verdict == "lost":
             hint["text"] = "No winning line from here: this position is lost."
         else:
@@ -355,3 +360,17 @@ def _hint_text(position: Position, move: Move) -> str:
         where = f"the {pile_name(position.variant, slot)}" if slot is not None else "a pile"
         return f"Move the {card} from column {move.source} to {where}."
     return f"Move the {card} from column {move.source} to column {move.target}."
+
+
+def _blocked_text(position: Position, column: int) -> str:
+    """Why a column-test loss is lost, in words (docs/solver.md, "The column test")."""
+    coming = column - len(position.columns)
+    if coming <= 0:
+        where = f"column {column}"
+    else:
+        base = Rank(position.variant.base_rank).name.title()
+        nth = {1: "next", 2: "second", 3: "third"}.get(coming, f"{coming}th")
+        where = (
+            f"the column the {nth} {base} {'will' if coming == 1 else 'still to come will'} open"
+        )
+    return f"the cards of {where} can never all reach the piles."

@@ -1,0 +1,161 @@
+"""The column test (intrigue.solver.relaxation): a loss proof, so it must never
+call a winnable position lost, and it must actually prove the deals it is for."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+from hypothesis import event, example, given, settings
+from hypothesis import strategies as st
+
+from intrigue.cards import DECK_SIZE, RANK_OF
+from intrigue.position import Position
+from intrigue.solver import solve
+from intrigue.solver.relaxation import blocked_column, column_test
+from intrigue.solver.rules import tables_for
+from intrigue.solver.state import SearchState
+from intrigue.variants import find_variant
+from play import random_position
+from test_solver import brute_force
+
+DATA = Path(__file__).parents[1] / "docs" / "data"
+UNBUILT = ("intrigue", "laggard-lady", "glencoe", "salic-law")
+
+
+@st.composite
+def small_deals(draw: st.DrawFn) -> Position:
+    """A small deal (part of a pack) of a game without building down, in either
+    mode, a few random moves in: a few bases and a few short staircases, shuffled
+    so that a base comes first.  Small enough for the engine-only brute force."""
+    game = draw(st.sampled_from(UNBUILT))
+    variant = find_variant(game)
+    pool = list(range(DECK_SIZE))
+    order = []
+
+    def take(rank: int) -> None:
+        card = draw(st.sampled_from([c for c in pool if RANK_OF[c] == rank]))
+        pool.remove(card)
+        order.append(card)
+
+    bases = draw(st.integers(1, 3))
+    for _ in range(bases):
+        take(variant.base_rank)
+    for _ in range(draw(st.integers(1, 3))):
+        staircase = draw(st.sampled_from([kind.staircase for kind in variant.pile_kinds]))
+        for rank in staircase[: draw(st.integers(1, 4))]:
+            take(rank)
+    rest = draw(st.permutations(order[1:]))
+    mode = draw(st.sampled_from(("auto", "manual")))
+    position = Position.from_order(game, [order[0], *rest], mode)
+    for pick in draw(st.lists(st.integers(0, 50), max_size=6)):
+        moves = list(position.legal_moves())
+        if not moves:
+            break
+        position = position.apply(moves[pick % len(moves)])
+    return position
+
+
+@settings(max_examples=300)
+@given(small_deals())
+def test_a_blocked_column_means_lost(position: Position) -> None:
+    blocked = blocked_column(position)
+    truth = brute_force(position, 20_000)
+    event(f"blocked: {blocked is not None}, truth: {truth}")
+    if blocked is not None:
+        assert truth in ("lost", "unknown"), f"column {blocked} blocked, but the position is won"
+        assert solve(position).verdict == "lost"
+
+
+def test_small_deals_are_sometimes_blocked() -> None:
+    # The property above must see the test fire, or it checks nothing.  7C is
+    # dealt before its Six and buried under 8C; once 6C goes up, 8C must wait on
+    # a vacant column for 7C to follow, and with one Queen there is none.
+    assert _blocked_and_truth("intrigue", "QS 7C 8C 6C") == (1, "lost")
+    # A second Queen gives the vacant column once the pack is dealt.
+    assert _blocked_and_truth("intrigue", "QS 7C 8C 6C QH") == (None, "won")
+    # Dealt the other way round, each card goes up as it comes.
+    assert _blocked_and_truth("intrigue", "QS 8C 7C 6C") == (None, "won")
+
+
+def test_salic_law_parks_only_on_the_other_columns() -> None:
+    # 3C lies on 2C, which must follow the Ace: 3C must wait somewhere.  In Salic
+    # Law it may wait on a vacant column at any time, but with one King there is
+    # no other column.
+    assert _blocked_and_truth("salic-law", "KS 2C 3C AC") == (1, "lost")
+    assert _blocked_and_truth("salic-law", "KS 2C 3C AC KH") == (None, "won")
+    # ... and only while the column still waits for its cards can it matter:
+    # 3C must be parked before 5C and 4C bury it, so the other King must come first.
+    assert _blocked_and_truth("salic-law", "KS KH 2C 3C AC 5C 4C") == (None, "won")
+    assert _blocked_and_truth("salic-law", "KS 2C 3C AC 5C 4C KH") == (1, "lost")
+    # One King, one pile: AD cannot open a second pile before KH is dealt.
+    assert _blocked_and_truth("salic-law", "KS 2C AC AD 2D") == (1, "lost")
+    assert _blocked_and_truth("salic-law", "KS 2C AC AD 2D KH") == (None, "won")
+
+
+def _blocked_and_truth(game: str, cards: str) -> tuple[int | None, str]:
+    position = Position.from_order(game, _ids(cards), "manual")
+    return blocked_column(position), brute_force(position)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(UNBUILT), st.integers(1, 400), st.lists(st.integers(0, 1000), max_size=80))
+def test_never_blocks_a_won_manual_deal(game: str, deal: int, picks: list[int]) -> None:
+    # Every position on a winning line is winnable: the test must pass all of them.
+    position = random_position(game, deal, "manual", picks)
+    result = solve(position, max_nodes=200_000, column_test=False)
+    event(result.verdict)
+    if result.verdict != "won":
+        return
+    assert result.moves is not None
+    for move in result.moves:
+        assert blocked_column(position, max_states=20_000) is None, f"{game} {deal} at {move}"
+        position = position.apply(move)
+
+
+@example(game="salic-law", deal=7228)
+@given(st.sampled_from(UNBUILT), st.integers(1, 10_000))
+def test_search_state_and_position_give_the_same_test(game: str, deal: int) -> None:
+    # column_test reads the solver's compact state as well as a Position.
+    position = Position.start(game, deal, "manual")
+    tables = tables_for(position.variant)
+    state = SearchState(position, tables)
+    stock = [RANK_OF[c] for c in position.stock]
+    columns = [[tables.rank_of_type[t] for t in col] for col in state.cols]
+    expected = blocked_column(position, max_states=50_000)
+    assert column_test(tables, columns, state.cnt[:14], stock, max_states=50_000) == expected
+
+
+def test_salic_law_deals_stuck_in_their_first_column() -> None:
+    # The published unknowns that the column test proves lost: the exhaustive
+    # search alone does not decide them within millions of positions.
+    for deal in (7228, 3679, 6543):
+        position = Position.start("salic-law", deal, "manual")
+        assert blocked_column(position) == 1
+        result = solve(position, max_nodes=2_000_000)
+        assert (result.verdict, result.blocked, result.moves) == ("lost", 1, None)
+        plain = solve(position, max_nodes=200_000, column_test=False, probe=False)
+        assert plain.verdict == "unknown"
+
+
+def test_won_deals_in_the_published_data_are_never_blocked() -> None:
+    # Every deal the data says is won (by a replayed line) must pass the test.
+    with gzip.open(DATA / "stats-salic-law-manual.jsonl.gz", "rt") as f:
+        won = [r["deal"] for r in map(json.loads, f) if r["verdict"] == "won"][:300]
+    for deal in won:
+        assert (
+            blocked_column(Position.start("salic-law", deal, "manual"), max_states=20_000) is None
+        )
+
+
+def test_faerie_queen_is_not_covered() -> None:
+    # Building down lets a column's card leave onto any card one rank higher.
+    position = Position.from_order("faerie-queen", _ids("KS 2C AC 3C"), "manual")
+    assert blocked_column(position) is None
+
+
+def _ids(text: str) -> list[int]:
+    from cardlists import ids
+
+    return ids(text)
