@@ -20,7 +20,9 @@ tested by comparing verdicts with it switched off:
   go up before the next deal, the deal is the only move tried.
 
 Every "won" line is replayed through :meth:`Position.why_illegal` and
-:meth:`Position.apply` before it is returned.
+:meth:`Position.apply` before it is returned.  Where the search cannot
+decide, the column test (:mod:`intrigue.solver.relaxation`) may still prove
+a loss.
 """
 
 from __future__ import annotations
