@@ -23,12 +23,13 @@ from intrigue.solver import replay
 from intrigue.solver.rollouts import END_NODES, ITERATIONS, LEVEL, Rollouts
 from intrigue.solver.rules import tables_for
 from intrigue.solver.search import _moves, _search
+from intrigue.solver.state import SHORTCUTS
 
 DEALS = (
     "glencoe:8002 glencoe:8927 laggard-lady:7968 laggard-lady:5881 laggard-lady:5304 "
     "glencoe:7285 salic-law:1390 salic-law:2629 faerie-queen:2661 intrigue:8296"
 ).split()
-OPTIONS = {"symmetry": True, "deal_first": True, "natural_spots": True, "lone_cards": True}
+OPTIONS = dict.fromkeys(SHORTCUTS, True)
 
 
 def main() -> None:

@@ -20,12 +20,12 @@ from intrigue.solver.rollouts import (
     _prior,
 )
 from intrigue.solver.search import NATIVE, _moves, _python_search, _search, tables_for
-from intrigue.solver.state import Search
+from intrigue.solver.state import SHORTCUTS, Search
 from intrigue.variants import GAME_IDS
 from play import random_position
 
 needs_core = pytest.mark.skipif(not NATIVE, reason="the compiled search is not built")
-OPTIONS = {"symmetry": True, "deal_first": True, "natural_spots": True, "lone_cards": True}
+OPTIONS = dict.fromkeys(SHORTCUTS, True)
 
 manual_positions = st.builds(
     random_position,

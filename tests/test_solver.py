@@ -33,7 +33,7 @@ from intrigue.solver.search import (
     stock_indices,
     tables_for,
 )
-from intrigue.solver.state import SearchState, from_move, op_to_move, to_move
+from intrigue.solver.state import SHORTCUTS, SearchState, from_move, op_to_move, to_move
 from intrigue.variants import GAME_IDS, find_variant
 from play import SHORTCUT_SETTINGS, positions, random_position
 
@@ -681,9 +681,6 @@ def test_the_beam_can_cascade_newest_first() -> None:
         assert end.pack_dealt
 
 
-STATE_OPTIONS = ("symmetry", "deal_first", "natural_spots", "lone_cards")
-
-
 def hold_back_both(
     position: Position,
     held: frozenset[int],
@@ -696,7 +693,7 @@ def hold_back_both(
     from intrigue.solver import _core
 
     flags = flags or {}
-    options = {k: v for k, v in flags.items() if k in STATE_OPTIONS}
+    options = {k: v for k, v in flags.items() if k in SHORTCUTS}
     safe = flags.get("safe_moves", True)
     tables = tables_for(position.variant)
     state, sent = deal_holding_back(position, tables, held, newest_first=newest_first, **options)
@@ -853,3 +850,15 @@ def test_probe_never_changes_a_verdict() -> None:
         with_probe = solve(position, max_nodes=20000)
         without = solve(position, max_nodes=20000, probe=False)
         assert {with_probe.verdict, without.verdict} - {"unknown"} != {"won", "lost"}
+
+
+def test_the_shortcut_switches_are_the_search_states_and_on_by_default() -> None:
+    # SHORTCUTS is the one list that tests and benchmarks build their options from.
+    import inspect
+
+    state_keywords = inspect.signature(SearchState).parameters
+    solve_keywords = inspect.signature(solve).parameters
+    for name in SHORTCUTS:
+        assert state_keywords[name].default is True
+        assert solve_keywords[name].default is True
+    assert {n for n, p in state_keywords.items() if p.kind is p.KEYWORD_ONLY} == set(SHORTCUTS)

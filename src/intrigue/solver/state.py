@@ -24,6 +24,10 @@ from intrigue.notation import DEAL, PILE, Move
 from intrigue.position import Position
 from intrigue.solver.rules import N_TYPES, NOT_ON_PILES, OPEN_ANY, OPEN_PER_BASE, Tables
 
+SHORTCUTS: tuple[str, ...] = ("symmetry", "deal_first", "natural_spots", "lone_cards")
+"""The keywords of :class:`SearchState` that switch a shortcut (each proved safe in
+docs/solver.md); ``dict.fromkeys(SHORTCUTS, True)`` is what :func:`~intrigue.solver.solve`
+passes by default."""
 DEAL_CODE = 8
 COLUMN_MOVE = 16
 _OP_COLUMN = 1000
