@@ -12,7 +12,7 @@ cards all to the piles, the real one cannot either, and the position is lost
 (docs/solver.md, "The column test").
 
 The relaxed game is small -- the column's stack, the cards parked off it, the
-pile heights of each kind and how many free cards of each rank are left -- and
+cards on the piles per rank and how many free cards of each rank are left -- and
 two rules shown safe in docs/solver.md keep it smaller: free cards go up only
 to let one of the column's cards follow, onto the highest pile that can take
 it; and a parked card that a pile wants goes up at once.
