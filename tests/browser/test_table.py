@@ -219,3 +219,14 @@ def test_typed_notation_and_a_shared_link(page: Any) -> None:
     expect(page.locator("#title")).to_have_text("Salic Law")
     assert page.url.endswith("#/salic-law/manual/7")
     expect(page.locator('.card[data-place="x"]')).to_have_count(8)
+
+
+def test_a_hint_names_the_column_that_can_never_be_cleared(page: Any) -> None:
+    from playwright.sync_api import expect
+
+    # Salic Law 7228 (manual) deals its first 40 cards onto column 1 (docs/solver.md).
+    open_deal(page, "salic-law", 7228, "manual")
+    page.keyboard.press("h")
+    expect(page.locator("#message")).to_contain_text(
+        "the cards of column 1 can never all reach the piles", timeout=15_000
+    )
