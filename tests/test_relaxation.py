@@ -10,6 +10,7 @@ from pathlib import Path
 from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
 
+from cardlists import ids
 from intrigue.cards import DECK_SIZE, RANK_OF
 from intrigue.position import Position
 from intrigue.solver import solve
@@ -95,7 +96,7 @@ def test_salic_law_parks_only_on_the_other_columns() -> None:
 
 
 def _blocked_and_truth(game: str, cards: str) -> tuple[int | None, str]:
-    position = Position.from_order(game, _ids(cards), "manual")
+    position = Position.from_order(game, ids(cards), "manual")
     return blocked_column(position), brute_force(position)
 
 
@@ -151,11 +152,5 @@ def test_won_deals_in_the_published_data_are_never_blocked() -> None:
 
 def test_faerie_queen_is_not_covered() -> None:
     # Building down lets a column's card leave onto any card one rank higher.
-    position = Position.from_order("faerie-queen", _ids("KS 2C AC 3C"), "manual")
+    position = Position.from_order("faerie-queen", ids("KS 2C AC 3C"), "manual")
     assert blocked_column(position) is None
-
-
-def _ids(text: str) -> list[int]:
-    from cardlists import ids
-
-    return ids(text)

@@ -97,11 +97,18 @@ def column_test(
     if tables.build_down:
         return None
     left = max_states
+    # What every column's relaxed game starts from: the cards per rank that are
+    # not on the piles yet (its own, and the free ones), and the bases in all.
+    loose = [0] * 14
+    for rank in (*(r for col in columns for r in col), *stock):
+        if tables.prev[rank] >= 0:
+            loose[rank] += 1
+    bases = len(columns) + sum(1 for r in stock if r == tables.base_rank)
     layout = _columns_of(tables, columns, stock)
     for column in sorted(layout, key=lambda c: -len(c.stack) - len(c.deal)):
         if not column.stack and not column.deal:
             continue
-        relaxed = _Relaxed(tables, columns, on, stock, column)
+        relaxed = _Relaxed(tables, loose, bases, on, column)
         cleared, used = relaxed.clears(max(1, min(left, max_states // 2)), deadline)
         left -= used
         if cleared is False:
@@ -141,19 +148,16 @@ class _Relaxed:
     def __init__(
         self,
         tables: Tables,
-        columns: Sequence[Sequence[int]],
+        loose: Sequence[int],
+        bases: int,
         on: Sequence[int],
-        stock: Sequence[int],
         column: _Column,
     ) -> None:
         self.prev = tables.prev
         self.slots = tables.slots
         self.stack = column.stack
         self.deal = column.deal
-        free = [0] * 14
-        for rank in (*(r for col in columns for r in col), *stock):
-            if tables.prev[rank] >= 0:
-                free[rank] += 1
+        free = list(loose)
         for rank in (*column.stack, *column.deal, *column.later):
             free[rank] -= 1
         self.free = tuple(free)
@@ -161,7 +165,6 @@ class _Relaxed:
         for rank in column.later:
             self.later[rank] += 1
         self.on = tuple(on)
-        bases = len(columns) + sum(1 for r in stock if r == tables.base_rank)
         bounded = tables.open_rule != OPEN_ANY  # Glencoe's rule is narrower still
         # (most piles of a kind open, parking places) while cards come onto the
         # column, and after: a card waits on a vacant column, alone, and while

@@ -219,7 +219,7 @@ def solve(
             on_progress(used)
         return SolveResult(verdict, moves, used, time.perf_counter() - started, best, blocked)
 
-    def blocked() -> int | None:
+    def column_proof() -> int | None:
         # Cheap next to the search, but not free: a share of the limit, in states.
         if not column_test:
             return None
@@ -239,7 +239,7 @@ def solve(
         if verdict != "unknown":
             line = _line(state) if verdict == "won" else None
             return finish(verdict, line)
-        column = blocked()
+        column = column_proof()
         if column is not None:
             return finish("lost", None, column)
         # Deal the rest as the auto mode would, holding back sets of the cards
@@ -303,7 +303,7 @@ def solve(
     else:
         best = max(best, seen)
     if verdict == "unknown" and not probing:
-        column = blocked()
+        column = column_proof()
         if column is not None:
             return finish("lost", None, column)
     return finish(verdict, _line(state) if verdict == "won" else None)

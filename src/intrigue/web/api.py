@@ -24,13 +24,13 @@ import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from intrigue.cards import Rank
 from intrigue.errors import IntrigueError
 from intrigue.game import Game
 from intrigue.notation import Move
 from intrigue.position import Position
 from intrigue.web.rules import variants_info
 from intrigue.web.schemas import (
+    RANK_WORDS,
     MoveRequest,
     NewGameRequest,
     card_words,
@@ -368,7 +368,7 @@ def _blocked_text(position: Position, column: int) -> str:
     if coming <= 0:
         where = f"column {column}"
     else:
-        base = Rank(position.variant.base_rank).name.title()
+        base = RANK_WORDS[position.variant.base_rank].title()
         nth = {1: "next", 2: "second", 3: "third"}.get(coming, f"{coming}th")
         where = (
             f"the column the {nth} {base} {'will' if coming == 1 else 'still to come will'} open"
