@@ -70,6 +70,29 @@ def test_rollouts_win_a_deal_the_other_probes_do_not(game: str, deal: int) -> No
 
 
 @needs_core
+def test_the_rollouts_alone_win_or_stay_unknown_and_follow_their_seed() -> None:
+    """``solve(rollouts_only=True)`` never says "lost": Glencoe 915 (manual) is
+    lost, which the exhaustive search proves within the same limit."""
+    lost = Position.start("glencoe", 915, "manual")
+    assert solve(lost, max_nodes=60_000, probe=False).verdict == "lost"
+    alone = solve(lost, max_nodes=60_000, rollouts_only=True)
+    assert (alone.verdict, alone.moves) == ("unknown", None) and alone.nodes <= 60_000
+    won = Position.start("intrigue", 222, "manual")
+    by_seed = {
+        seed: solve(won, max_nodes=100_000, rollouts_only=True, seed=seed) for seed in (1, 2)
+    }
+    assert {r.verdict for r in by_seed.values()} == {"won"}
+    assert by_seed[1].nodes != by_seed[2].nodes  # other draws, another line
+    for result in by_seed.values():
+        assert result.moves is not None and replay(won, result.moves).is_won()
+    # With nothing left to deal there is nothing to roll out: the search runs as usual.
+    auto = Position.start("intrigue", 2)
+    assert solve(auto, rollouts_only=True).to_dict() | {"seconds": 0} == solve(auto).to_dict() | {
+        "seconds": 0
+    }
+
+
+@needs_core
 def test_a_solve_with_rollouts_is_repeatable() -> None:
     position = Position.start("salic-law", 249, "manual")
     first = solve(position, max_nodes=1_000_000)

@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 
 from intrigue.cli import main
-from intrigue.errors import DealNumberError, IntrigueError
+from intrigue.errors import DealModeError, DealNumberError, IntrigueError
 from intrigue.progress import ProgressBar, SearchProgress
+from intrigue.solver.rollouts import SEED
 from intrigue.stats import parse_range, percentile, run_stats, solve_deal, summarise, wilson
 
 
@@ -63,9 +64,9 @@ def test_column_test_losses_are_counted_but_their_best_is_not() -> None:
 
 
 def test_a_deal_record_names_its_blocked_column() -> None:
-    record = solve_deal(("salic-law", 7228, "manual", 1_000_000, True))
+    record = solve_deal(("salic-law", 7228, "manual", 1_000_000, "full", SEED))
     assert (record["verdict"], record["blocked"]) == ("lost", 1)
-    assert "blocked" not in solve_deal(("intrigue", 4, "auto", 1_000_000, True))
+    assert "blocked" not in solve_deal(("intrigue", 4, "auto", 1_000_000, "full", SEED))
 
 
 def read_lines(path: Path) -> list[dict[str, object]]:
@@ -163,7 +164,7 @@ def test_no_probes_gives_the_whole_limit_to_the_proof(
     out.unlink()
     assert main([*argv, "--no-probes"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert (data["lost"], data["probes"]) == (1, False)
+    assert (data["lost"], data["search"]) == (1, "exhaustive")
     (record,) = map(json.loads, out.read_text().splitlines())
     assert (record["verdict"], record["nodes"], record["probes"]) == ("lost", 37_926, False)
 
@@ -171,14 +172,64 @@ def test_no_probes_gives_the_whole_limit_to_the_proof(
 def test_an_unknown_found_without_probes_is_retried_with_them(tmp_path: Path) -> None:
     out = tmp_path / "s.jsonl"
     kwargs: dict[str, Any] = {"mode": "manual", "jobs": 1, "out": out}
-    without = run_stats("intrigue", 222, 222, max_nodes=10_000, probes=False, **kwargs)
+    without = run_stats("intrigue", 222, 222, max_nodes=10_000, search="exhaustive", **kwargs)
     assert (without["unknown"], without["resumed"]) == (1, 0)
-    again = run_stats("intrigue", 222, 222, max_nodes=10_000, probes=False, **kwargs)
+    again = run_stats("intrigue", 222, 222, max_nodes=10_000, search="exhaustive", **kwargs)
     assert again["resumed"] == 1
     probing = run_stats("intrigue", 222, 222, max_nodes=10_000, **kwargs)
     assert probing["resumed"] == 0
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     assert [r.get("probes", True) for r in lines] == [False, True]
+
+
+def test_rollouts_only_win_or_stay_unknown_and_are_retried_by_other_searches(
+    tmp_path: Path,
+) -> None:
+    """Glencoe 915 (manual) is lost: the rollouts alone leave it unknown, which
+    any other search, or another seed, tries again; the same one does not."""
+    out = tmp_path / "s.jsonl"
+    kwargs: dict[str, Any] = {"mode": "manual", "jobs": 1, "out": out, "max_nodes": 60_000}
+    first = run_stats("glencoe", 915, 915, search="rollouts", **kwargs)
+    assert (first["unknown"], first["search"], first["seed"]) == (1, "rollouts", SEED)
+    assert run_stats("glencoe", 915, 915, search="rollouts", **kwargs)["resumed"] == 1
+    assert run_stats("glencoe", 915, 915, search="rollouts", seed=7, **kwargs)["resumed"] == 0
+    lost = run_stats("glencoe", 915, 915, search="exhaustive", **kwargs)
+    assert (lost["resumed"], lost["lost"]) == (0, 1)
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [(r["verdict"], r.get("search"), r.get("seed")) for r in records] == [
+        ("unknown", "rollouts", None),
+        ("unknown", "rollouts", 7),
+        ("lost", None, None),
+    ]
+    assert all(r["nodes"] <= 60_000 for r in records)
+
+
+def test_a_win_of_the_rollouts_alone_records_its_seed(tmp_path: Path) -> None:
+    """Intrigue 222 (manual): the rollouts alone win it with seed 2 in 5 076
+    positions, and with the default seed in 2 391 (docs/solver.md)."""
+    record = solve_deal(("intrigue", 222, "manual", 100_000, "rollouts", 2))
+    assert (record["verdict"], record["nodes"], record["search"], record["seed"]) == (
+        "won", 5_076, "rollouts", 2,
+    )  # fmt: skip
+    default = solve_deal(("intrigue", 222, "manual", 100_000, "rollouts", SEED))
+    assert (default["nodes"], "seed" in default) == (2_391, False)
+
+
+def test_cli_stats_says_the_rollouts_never_prove_a_loss(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["stats", "--game", "glencoe", "--mode", "manual", "--deals", "915"]
+    assert main([*argv, "--rollouts-only", "--seed", "3", "--max-nodes", "20000"]) == 0
+    text = capsys.readouterr().out
+    assert "unknown 1" in text and "the rollouts alone (seed 3), which never prove a loss" in text
+
+
+@pytest.mark.parametrize("search", ["exhaustive", "rollouts"])
+def test_a_search_alone_is_for_manual_mode(search: Any, tmp_path: Path) -> None:
+    out = tmp_path / "s.jsonl"
+    with pytest.raises(DealModeError, match=f"the {search} search alone is for manual mode"):
+        run_stats("intrigue", 1, 2, jobs=1, out=out, search=search)
+    assert not out.exists()
 
 
 @pytest.mark.parametrize(
@@ -189,12 +240,31 @@ def test_an_unknown_found_without_probes_is_retried_with_them(tmp_path: Path) ->
         (["--deals", "0"], "0"),
         (["--deals", "1-2", "--jobs", "0"], "0"),
         (["--deals", "1-2", "--mode", "fast"], "fast"),
+        (["--deals", "1-2", "--mode", "manual", "--seed", "0"], "0"),
+        (["--deals", "1-2", "--mode", "manual", "--seed", "x"], "x"),
     ],
 )
 def test_cli_stats_bad_input(argv: list[str], bad: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["stats", *argv]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and repr(bad) in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["--no-probes", "--rollouts-only"], "not allowed with argument"),
+        (["--rollouts-only", "--mode", "auto"], "is for manual mode"),
+    ],
+)
+def test_cli_stats_conflicting_searches(
+    argv: list[str], says: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    out = tmp_path / "s.jsonl"
+    assert main(["stats", "--deals", "1-2", "--mode", "manual", *argv, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and says in err
+    assert not out.exists()
 
 
 def test_dask_local_cluster(tmp_path: Path) -> None:

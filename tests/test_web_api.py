@@ -266,6 +266,7 @@ def test_variants_have_rules_in_words(client: Client) -> None:
     ]  # fmt: skip
     for v in variants:
         assert v["name"] and v["summary"] and len(v["rules"]) >= 3
+    assert [v["base"] for v in variants] == ["Queen", "Queen", "Queen", "King", "King"]
 
 
 # ---------------------------------------------------------------- persistence and statistics

@@ -24,6 +24,7 @@ from intrigue.notation import parse_moves
 from intrigue.position import DEAL_MODES
 from intrigue.progress import ProgressBar, SearchProgress
 from intrigue.solver import DEFAULT_MAX_NODES, solve
+from intrigue.solver.rollouts import SEED
 from intrigue.stats import parse_range, run_stats
 from intrigue.variants import GAME_IDS, find_variant
 
@@ -211,7 +212,8 @@ def cmd_stats(args: argparse.Namespace) -> dict[str, Any]:
         max_nodes=positive_int(args.max_nodes, "--max-nodes"),
         scheduler=args.scheduler,
         progress=ProgressBar(sys.stderr),
-        probes=not args.no_probes,
+        search="exhaustive" if args.no_probes else "rollouts" if args.rollouts_only else "full",
+        seed=positive_int(args.seed, "--seed"),
     )
 
 
@@ -234,9 +236,14 @@ def print_stats(data: dict[str, Any]) -> str:
         )
     if data["unknown"]:
         low, high = data["win_rate_bounds"]
+        why = (
+            f"the rollouts alone (seed {data['seed']}), which never prove a loss, found no "
+            f"win for the unknown deals within {data['max_nodes']} positions"
+            if data["search"] == "rollouts"
+            else f"the unknown deals hit the limit of {data['max_nodes']} positions"
+        )
         lines.append(
-            f"over all deals the win rate is between {100 * low:.2f}% and {100 * high:.2f}% "
-            f"(the unknown deals hit the limit of {data['max_nodes']} positions)"
+            f"over all deals the win rate is between {100 * low:.2f}% and {100 * high:.2f}% ({why})"
         )
     if data["resumed"]:
         lines.append(f"({data['resumed']} deals were read back from the results file)")
@@ -304,11 +311,23 @@ def build_parser() -> argparse.ArgumentParser:
         default=str(DEFAULT_MAX_NODES),
         help=f"per-deal search limit (default {DEFAULT_MAX_NODES})",
     )
-    p.add_argument(
+    how = p.add_mutually_exclusive_group()
+    how.add_argument(
         "--no-probes",
         action="store_true",
         help="manual mode: give the whole limit to the exhaustive search, which proves "
         "deals lost, and none to the probes, which find the hard wins",
+    )
+    how.add_argument(
+        "--rollouts-only",
+        action="store_true",
+        help="manual mode: give the whole limit to the rollouts over the deal, which "
+        "find hard wins and never prove a loss",
+    )
+    p.add_argument(
+        "--seed",
+        default=str(SEED),
+        help=f"seed of the rollouts' generator; another seed plays other lines (default {SEED})",
     )
     p.add_argument(
         "--scheduler",

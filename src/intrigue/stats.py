@@ -8,8 +8,9 @@ percentiles, and for lost deals the most cards that could reach the piles.
 
 A run that is interrupted resumes where it stopped: deals already in the
 file are not solved again (except "unknown" ones, when the new run allows
-more nodes; the later line of a deal wins), and a truncated last line (a run
-killed while writing) is cut off before new lines are appended.
+more nodes or searches another way; the later line of a deal wins), and a
+truncated last line (a run killed while writing) is cut off before new lines
+are appended.
 
 >>> summary = run_stats("intrigue", 1, 3, jobs=1)
 >>> summary["deals"], summary["won"] + summary["lost"] + summary["unknown"]
@@ -24,17 +25,23 @@ import os
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Literal, get_args
 
 from intrigue.deals import MAX_DEAL
-from intrigue.errors import DealNumberError
+from intrigue.errors import DealModeError, DealNumberError
 from intrigue.position import Position, parse_mode
 from intrigue.solver import DEFAULT_MAX_NODES, solve
+from intrigue.solver.rollouts import SEED
 from intrigue.variants import find_variant
 
 Record = dict[str, Any]
-Task = tuple[str, int, str, int | None, bool]
-"""(game, deal, mode, max_nodes, probes): one deal to solve."""
+Search = Literal["full", "exhaustive", "rollouts"]
+"""How a manual deal is searched: ``solve``'s whole plan, only the exhaustive
+search (which proves losses), or only the rollouts over the deal (which find
+hard wins and never prove a loss)."""
+SEARCHES: tuple[Search, ...] = get_args(Search)
+Task = tuple[str, int, str, int | None, Search, int]
+"""(game, deal, mode, max_nodes, search, seed): one deal to solve."""
 Progress = Callable[[int, int, dict[str, int]], None]
 """``progress(done, total, counts)``; ``counts`` maps verdicts to deals so far."""
 
@@ -95,13 +102,22 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def solve_deal(task: Task) -> Record:
-    """Solve one deal: ``task`` is (game, deal, mode, max_nodes, probes).  The per-deal
-    JSON record (``"probes": false`` when the manual-mode probes were off).
+    """Solve one deal: ``task`` is (game, deal, mode, max_nodes, search, seed).
+    The per-deal JSON record says how it was searched where that is not
+    ``solve``'s whole plan with its own seed: ``"probes": false`` for the
+    exhaustive search alone, ``"search": "rollouts"`` for the rollouts alone,
+    and ``"seed"`` for another seed of the rollouts.
 
     Top-level and picklable, so that worker processes and Dask can run it.
     """
-    game, deal, mode, max_nodes, probes = task
-    result = solve(Position.start(game, deal, mode), max_nodes=max_nodes, probe=probes)
+    game, deal, mode, max_nodes, search, seed = task
+    result = solve(
+        Position.start(game, deal, mode),
+        max_nodes=max_nodes,
+        probe=search != "exhaustive",
+        rollouts_only=search == "rollouts",
+        seed=seed,
+    )
     record: Record = {
         "game": game,
         "deal": deal,
@@ -113,8 +129,12 @@ def solve_deal(task: Task) -> Record:
         "length": None if result.moves is None else len(result.moves),
         "max_nodes": max_nodes,
     }
-    if not probes:
+    if search == "exhaustive":
         record["probes"] = False
+    elif search == "rollouts":
+        record["search"] = "rollouts"
+    if search != "exhaustive" and seed != SEED:
+        record["seed"] = seed
     if result.blocked is not None:
         record["blocked"] = result.blocked  # then "best" is only a lower bound
     return record
@@ -145,12 +165,27 @@ def load_records(path: Path, game: str, mode: str) -> dict[int, Record]:
     return done
 
 
-def _retry(record: Record, max_nodes: int | None, probes: bool) -> bool:
-    """Whether a stored "unknown" was cut short by a smaller node limit than
-    ``max_nodes``, or searched without the probes that this run has."""
+def _searched(record: Record) -> tuple[Search, int | None]:
+    """How a record's deal was searched, and with which seed of the rollouts."""
+    if record.get("probes") is False:
+        return "exhaustive", None
+    search: Search = "rollouts" if record.get("search") == "rollouts" else "full"
+    seed = record.get("seed", SEED)
+    return search, seed if isinstance(seed, int) else None
+
+
+def _retry(record: Record, max_nodes: int | None, search: Search, seed: int) -> bool:
+    """Whether a stored "unknown" is worth this run's try: it was cut short by
+    a smaller node limit than ``max_nodes``, or searched another way.
+
+    Only a full solve's unknown is not searched again exhaustively at the same
+    limit (the full solve ran that search too).
+    """
     if record["verdict"] != "unknown":
         return False
-    if probes and record.get("probes") is False:
+    before = _searched(record)
+    now = (search, None if search == "exhaustive" else seed)
+    if before != now and not (search == "exhaustive" and before[0] == "full"):
         return True
     old = record.get("max_nodes")
     if not isinstance(old, int):
@@ -211,22 +246,32 @@ def run_stats(
     max_nodes: int | None = DEFAULT_MAX_NODES,
     scheduler: str | None = None,
     progress: Progress | None = None,
-    probes: bool = True,
+    search: Search = "full",
+    seed: int = SEED,
 ) -> dict[str, Any]:
     """Solve deals ``first..last`` of ``game`` and summarise (see :func:`summarise`).
 
     ``jobs`` worker processes (default: all cores); ``out`` a JSON-lines file
     that records each deal and lets an interrupted run resume; ``scheduler``
-    the address of a Dask scheduler to run on instead; ``probes=False`` gives
-    a manual-mode search its whole ``max_nodes`` for the exhaustive search
-    (which is what proves a deal lost) instead of half for the probes (which
-    find the hard wins).
+    the address of a Dask scheduler to run on instead.  In manual mode
+    ``search="exhaustive"`` gives the whole ``max_nodes`` to the exhaustive
+    search (which is what proves a deal lost) and none to the probes (which
+    find the hard wins); ``search="rollouts"`` gives it all to the rollouts over
+    the deal, whose generator ``seed`` seeds: a run with another seed plays
+    other lines.
 
     Raises:
         UnknownVariantError, DealModeError, DealNumberError: for bad arguments.
     """
     variant = find_variant(game)
     deal_mode = parse_mode(mode)
+    if search not in SEARCHES:
+        raise ValueError(f"bad search {search!r}: expected one of {', '.join(SEARCHES)}")
+    if search != "full" and deal_mode != "manual":
+        raise DealModeError(
+            f"the {search} search alone is for manual mode: an auto deal has no "
+            "deal left to decide, and its full search is already exhaustive"
+        )
     if not 1 <= first <= last < MAX_DEAL:
         raise DealNumberError(f"bad deal range {first}-{last}")
     path = Path(out) if out is not None else None
@@ -236,11 +281,11 @@ def run_stats(
             d: r for d, r in load_records(path, variant.id, deal_mode).items() if first <= d <= last
         }
         _cut_partial_line(path)
-        # An "unknown" found under a smaller limit (or without the probes) is
-        # worth another try now.
-        done = {d: r for d, r in done.items() if not _retry(r, max_nodes, probes)}
+        # An "unknown" found under a smaller limit (or searched another way)
+        # is worth another try now.
+        done = {d: r for d, r in done.items() if not _retry(r, max_nodes, search, seed)}
     tasks: list[Task] = [
-        (variant.id, deal, deal_mode, max_nodes, probes)
+        (variant.id, deal, deal_mode, max_nodes, search, seed)
         for deal in range(first, last + 1)
         if deal not in done
     ]
@@ -277,7 +322,8 @@ def run_stats(
         first=first,
         last=last,
         max_nodes=max_nodes,
-        probes=probes,
+        search=search,
+        seed=seed,
         resumed=len(done),
         wall_seconds=round(time.perf_counter() - started, 3),
     )

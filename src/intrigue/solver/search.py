@@ -39,7 +39,7 @@ from intrigue.notation import Move
 from intrigue.position import Position
 from intrigue.solver.narrower import solve_narrower
 from intrigue.solver.relaxation import COLUMN_TEST_STATES, blocked_column
-from intrigue.solver.rollouts import Rollouts
+from intrigue.solver.rollouts import SEED, Rollouts
 from intrigue.solver.rules import Tables, tables_for
 from intrigue.solver.state import (
     COLUMN_MOVE,
@@ -161,6 +161,8 @@ def solve(
     probe_narrower: bool = True,
     probe_rollouts: bool = True,
     column_test: bool = True,
+    rollouts_only: bool = False,
+    seed: int = SEED,
     native: bool = True,
 ) -> SolveResult:
     """Decide whether ``position`` can be won, and how.
@@ -174,7 +176,11 @@ def solve(
     ``probe_rollouts`` the rollouts over the deal (:mod:`intrigue.solver.rollouts`),
     and ``column_test`` the loss proof of :mod:`intrigue.solver.relaxation`
     where the search alone has not decided
-    (for tests; each is proved safe in ``docs/solver.md``); ``native=False``
+    (for tests; each is proved safe in ``docs/solver.md``).  ``rollouts_only``
+    gives a manual position with cards left to deal the whole limit for the
+    rollouts, which find hard wins but never prove a loss: the verdict is then
+    "won" or "unknown" (elsewhere it changes nothing); ``seed`` seeds their
+    generator, so that a second try with another seed plays other lines.  ``native=False``
     runs the pure-Python search even where the compiled one is built (the two
     expand the same positions).  "lost" is returned only after an exhaustive
     search or a proof by the column test, "unknown" only when ``max_nodes``
@@ -229,6 +235,13 @@ def solve(
         )
 
     probing = probe and position.mode == "manual" and not position.pack_dealt
+    if rollouts_only and position.mode == "manual" and not position.pack_dealt:
+        runs = Rollouts(
+            position, tables, search, options, safe_moves, deadline, progress_from(0), seed=seed
+        )
+        ops = runs.run(ROLLOUT_SHARE_UNLIMITED if max_nodes is None else max_nodes)
+        used, best = runs.used, runs.best
+        return finish("unknown", None) if ops is None else finish("won", _moves(ops))
     if probing:
         # Late in the deal a small search often decides at once: try it
         # before spending budget on the probes.
@@ -270,7 +283,14 @@ def solve(
             # (rollouts.py): 2/8 where the narrower games follow, else 4/8.
             runs_budget = eighths_left(2 if narrower else 4)
             runs = Rollouts(
-                position, tables, search, options, safe_moves, deadline, progress_from(used)
+                position,
+                tables,
+                search,
+                options,
+                safe_moves,
+                deadline,
+                progress_from(used),
+                seed=seed,
             )
             ops = runs.run(ROLLOUT_SHARE_UNLIMITED if runs_budget is None else max(1, runs_budget))
             used += runs.used

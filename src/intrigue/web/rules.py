@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from intrigue.variants import VARIANTS
+from intrigue.web.schemas import RANK_WORDS
 
 _COMMON_QUEENS = [
     "Two packs are shuffled together: 104 cards. Suits do not matter, except where Glencoe says so.",
@@ -78,7 +79,7 @@ def variants_info() -> list[dict[str, Any]]:
             "id": v.id,
             "name": v.name,
             "summary": v.summary,
-            "base": "King" if v.base_rank == 13 else "Queen",
+            "base": RANK_WORDS[v.base_rank].title(),
             "pile_kinds": [
                 {"name": k.name, "slots": k.slots, "size": k.size} for k in v.pile_kinds
             ],
