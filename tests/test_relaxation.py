@@ -95,6 +95,27 @@ def test_salic_law_parks_only_on_the_other_columns() -> None:
     assert _blocked_and_truth("salic-law", "KS 2C AC AD 2D KH") == (None, "won")
 
 
+def test_a_column_parks_only_where_another_can_be_emptied() -> None:
+    # Once the pack is dealt, 8C must wait on a vacant column for 7C under it to
+    # follow 6C.  The only other column holds 9C, which needs an Eight up first,
+    # so it can never be vacant in time: the relaxed game may not park 8C there.
+    assert _blocked_and_truth("intrigue", "QS 7C 8C 6C QH 9C") == (1, "lost")
+    assert _blocked_and_truth("glencoe", "QS 7C 8C 6C QH 9C") == (1, "lost")
+    # 8D on 9C in column 2 needs 7C too: neither column can wait for the other.
+    assert _blocked_and_truth("laggard-lady", "QS 7C 8C 6C QH 9C 8D") == (1, "lost")
+    # A Five can always open a pile in Intrigue, which empties column 2 for 8C ...
+    assert _blocked_and_truth("intrigue", "QS 7C 8C 6C QH 5C") == (None, "won")
+    # ... and a third column, vacant, gives the place whatever column 2 holds.
+    assert _blocked_and_truth("intrigue", "QS 7C 8C 6C QH 9C QD") == (None, "won")
+
+
+def test_salic_law_parks_without_the_room_bound() -> None:
+    # Salic Law parks 3C on the second column while it is still empty, before
+    # 4C is dealt onto it: that column then holds a card of column 1 under its
+    # own, so "vacant only once its own cards are up" does not hold there.
+    assert _blocked_and_truth("salic-law", "KC 2C AC 3C KS 4C") == (None, "won")
+
+
 def _blocked_and_truth(game: str, cards: str) -> tuple[int | None, str]:
     position = Position.from_order(game, ids(cards), "manual")
     return blocked_column(position), brute_force(position)

@@ -164,7 +164,7 @@ def test_no_probes_gives_the_whole_limit_to_the_proof(
     out.unlink()
     assert main([*argv, "--no-probes"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert (data["lost"], data["search"]) == (1, "exhaustive")
+    assert (data["lost"], data["probes"], data["search"]) == (1, False, "exhaustive")
     (record,) = map(json.loads, out.read_text().splitlines())
     assert (record["verdict"], record["nodes"], record["probes"]) == ("lost", 37_926, False)
 

@@ -322,6 +322,7 @@ def run_stats(
         first=first,
         last=last,
         max_nodes=max_nodes,
+        probes=search != "exhaustive",
         search=search,
         seed=seed,
         resumed=len(done),

@@ -33,7 +33,7 @@ from intrigue.cards import RANK_OF
 from intrigue.position import Position
 from intrigue.solver.rules import OPEN_ANY, Tables, tables_for
 
-COLUMN_TEST_STATES = 400_000
+COLUMN_TEST_STATES = 1_000_000
 """Default limit on the relaxed states the test visits, over all columns."""
 
 _State = tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
@@ -108,7 +108,8 @@ def column_test(
     for column in sorted(layout, key=lambda c: -len(c.stack) - len(c.deal)):
         if not column.stack and not column.deal:
             continue
-        relaxed = _Relaxed(tables, loose, bases, on, column)
+        others = [c for c in layout if c is not column]
+        relaxed = _Relaxed(tables, loose, bases, on, column, others)
         cleared, used = relaxed.clears(max(1, min(left, max_states // 2)), deadline)
         left -= used
         if cleared is False:
@@ -152,6 +153,7 @@ class _Relaxed:
         bases: int,
         on: Sequence[int],
         column: _Column,
+        others: Sequence[_Column] = (),
     ) -> None:
         self.prev = tables.prev
         self.slots = tables.slots
@@ -175,6 +177,11 @@ class _Relaxed:
         )
         self.after_limits = (bases if bounded else 99, max(0, bases - 1))
         self.parking_back = tables.vacant_any_time
+        # Where vacant columns wait for the pack, each other column only ever
+        # holds cards of its own or one moved card, so it is vacant only once
+        # its own cards are all up (docs/solver.md, "Room to park").
+        self.room_of = None if tables.vacant_any_time else (tables, on, column, others)
+        self.room: _Room | None = None  # built when first needed: most tests never park
 
     def _up(
         self, on: tuple[int, ...], free: tuple[int, ...], rank: int, opened: int, direct: bool
@@ -230,6 +237,13 @@ class _Relaxed:
             ):
                 return None, len(seen)
             opened, places = self.after_limits if after else self.dealing_limits
+            if after and stack and self.room_of is not None:
+                if self.room is None:
+                    self.room = _Room(*self.room_of)
+                room = self.room.places(stack, parked)
+                if len(parked) > room:
+                    continue  # more cards parked than columns that can be vacant
+                places = min(places, room)
             # A parked card that a pile wants goes up at once (docs/solver.md);
             # while cards still come, a pile opened early could stand in the way
             # of another under the count rule, so openers are left to choose.
@@ -268,6 +282,74 @@ class _Relaxed:
 
     def _add_later(self, free: Sequence[int]) -> tuple[int, ...]:
         return tuple(a + b for a, b in zip(free, self.later, strict=True))
+
+
+class _Room:
+    """How many other columns can be vacant once the column's cards are all
+    dealt: at most as many as there are other columns whose own cards can all
+    be up together, given which of the column's cards are up (docs/solver.md,
+    "Room to park")."""
+
+    def __init__(
+        self, tables: Tables, on: Sequence[int], column: _Column, others: Sequence[_Column]
+    ) -> None:
+        self.prev = tables.prev
+        self.on = tuple(on)
+        self.own = [0] * 14
+        for rank in (*column.stack, *column.deal):
+            self.own[rank] += 1
+        self.free = [0] * 14
+        counts = []
+        for other in others:
+            count = [0] * 14
+            for rank in (*other.stack, *other.deal):
+                count[rank] += 1
+                self.free[rank] += 1
+            counts.append(count)
+        # Every set of other columns, largest first, as the cards it holds per
+        # rank (each set's sums from those of the set without its first column).
+        sums: list[list[int]] = [[0] * 14]
+        for count in counts:
+            sums += [[a + b for a, b in zip(old, count, strict=True)] for old in sums]
+        sizes = [bin(chosen).count("1") for chosen in range(len(sums))]
+        self.sets = sorted(
+            (
+                (sizes[i], [(r, n) for r, n in enumerate(needs) if n])
+                for i, needs in enumerate(sums)
+            ),
+            key=lambda entry: -entry[0],
+        )
+        ranks = [r for r in range(14) if self.prev[r] >= 0]
+        self.order: list[int] = []  # each rank after the one below it
+        while len(self.order) < len(ranks):
+            self.order += [
+                r
+                for r in ranks
+                if r not in self.order and (self.prev[r] == 0 or self.prev[r] in self.order)
+            ]
+        self.memo: dict[tuple[int, ...], int] = {}
+
+    def places(self, stack: tuple[int, ...], parked: tuple[int, ...]) -> int:
+        own_up = list(self.own)
+        for rank in (*stack, *parked):
+            own_up[rank] -= 1
+        key = tuple(own_up)
+        known = self.memo.get(key)
+        if known is not None:
+            return known
+        # The most cards of each rank the piles could hold: all that are not
+        # on the column, up to as many as the rank below could hold.
+        prev, on, free = self.prev, self.on, self.free
+        most = [0] * 14
+        other_up = [0] * 14
+        for rank in self.order:
+            most[rank] = on[rank] + own_up[rank] + free[rank]
+            if prev[rank]:
+                most[rank] = min(most[rank], most[prev[rank]])
+            other_up[rank] = most[rank] - on[rank] - own_up[rank]
+        room = next(size for size, needs in self.sets if all(other_up[r] >= n for r, n in needs))
+        self.memo[key] = room
+        return room
 
 
 def _without(cards: tuple[int, ...], rank: int) -> tuple[int, ...]:
