@@ -167,24 +167,20 @@ def solve(
 ) -> SolveResult:
     """Decide whether ``position`` can be won, and how.
 
-    ``deadline`` is an absolute :func:`time.monotonic` value; ``on_progress``
-    is called with the node count every :data:`PROGRESS_EVERY` nodes and at
-    the end.  ``safe_moves``, ``symmetry``, ``deal_first``,
-    ``natural_spots`` and ``lone_cards`` switch the shortcuts, ``probe`` the
-    manual-mode probes, and among them ``probe_narrower`` the search of the
-    position as each :attr:`~intrigue.variants.Variant.narrower` game and
-    ``probe_rollouts`` the rollouts over the deal (:mod:`intrigue.solver.rollouts`),
-    and ``column_test`` the loss proof of :mod:`intrigue.solver.relaxation`
-    where the search alone has not decided
-    (for tests; each is proved safe in ``docs/solver.md``).  ``rollouts_only``
-    gives a manual position with cards left to deal the whole limit for the
-    rollouts, which find hard wins but never prove a loss: the verdict is then
-    "won" or "unknown" (elsewhere it changes nothing); ``seed`` seeds their
-    generator, so that a second try with another seed plays other lines.  ``native=False``
-    runs the pure-Python search even where the compiled one is built (the two
-    expand the same positions).  "lost" is returned only after an exhaustive
-    search or a proof by the column test, "unknown" only when ``max_nodes``
-    or ``deadline`` cut the search short.
+    ``deadline`` is an absolute :func:`time.monotonic` value; ``on_progress`` is called
+    with the node count every :data:`PROGRESS_EVERY` nodes and at the end.
+    ``safe_moves``, ``symmetry``, ``deal_first``, ``natural_spots`` and ``lone_cards``
+    switch the shortcuts, ``probe`` the manual-mode probes, and among them
+    ``probe_narrower`` the search of the position as each
+    :attr:`~intrigue.variants.Variant.narrower` game and ``probe_rollouts`` the
+    rollouts over the deal (:mod:`intrigue.solver.rollouts`), and ``column_test`` the
+    loss proof of :mod:`intrigue.solver.relaxation` where the search alone has not
+    decided (for tests; each is proved safe in ``docs/solver.md``).  ``rollouts_only``
+    gives the whole limit of a manual position still dealing to the rollouts (then
+    "won" or "unknown"), whose generator ``seed`` seeds.  ``native=False`` runs the
+    pure-Python search even where the compiled one is built (the two expand the same
+    positions).  "lost" is returned only after an exhaustive search or a proof by the
+    column test, "unknown" only when ``max_nodes`` or ``deadline`` cut the search short.
 
     >>> from intrigue.position import Position
     >>> solve(Position.start("intrigue", 1)).verdict
@@ -234,14 +230,21 @@ def solve(
             position, max_states=max(1, min(states, COLUMN_TEST_STATES)), deadline=deadline
         )
 
+    def roll(budget: int | None) -> tuple[Move, ...] | None:
+        # Rollouts over the deal (rollouts.py) within ``budget``: a winning line or None.
+        nonlocal used, best
+        runs = Rollouts(
+            position, tables, search, options, safe_moves, deadline, progress_from(used), seed=seed
+        )
+        ops = runs.run(ROLLOUT_SHARE_UNLIMITED if budget is None else max(1, budget))
+        used += runs.used
+        best = max(best, runs.best)
+        return None if ops is None else _moves(ops)
+
     probing = probe and position.mode == "manual" and not position.pack_dealt
     if rollouts_only and position.mode == "manual" and not position.pack_dealt:
-        runs = Rollouts(
-            position, tables, search, options, safe_moves, deadline, progress_from(0), seed=seed
-        )
-        ops = runs.run(ROLLOUT_SHARE_UNLIMITED if max_nodes is None else max_nodes)
-        used, best = runs.used, runs.best
-        return finish("unknown", None) if ops is None else finish("won", _moves(ops))
+        line = roll(max_nodes)
+        return finish("unknown" if line is None else "won", line)
     if probing:
         # Late in the deal a small search often decides at once: try it
         # before spending budget on the probes.
@@ -279,24 +282,10 @@ def solve(
         if line is not None:
             return finish("won", line)
         if rollouts:
-            # Rollouts learn which cards to hold back from their best lines
-            # (rollouts.py): 2/8 where the narrower games follow, else 4/8.
-            runs_budget = eighths_left(2 if narrower else 4)
-            runs = Rollouts(
-                position,
-                tables,
-                search,
-                options,
-                safe_moves,
-                deadline,
-                progress_from(used),
-                seed=seed,
-            )
-            ops = runs.run(ROLLOUT_SHARE_UNLIMITED if runs_budget is None else max(1, runs_budget))
-            used += runs.used
-            best = max(best, runs.best)
-            if ops is not None:
-                return finish("won", _moves(ops))
+            # Rollouts learn what to hold back: 2/8 where the narrower games follow, else 4/8.
+            line = roll(eighths_left(2 if narrower else 4))
+            if line is not None:
+                return finish("won", line)
         if narrower:
             # Every line of a narrower game is a line of this one, and its
             # smaller tree often holds a win this one's search misses.
