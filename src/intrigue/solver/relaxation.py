@@ -26,15 +26,26 @@ Faerie Queen, whose cards build down on one another, is not covered.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from intrigue.cards import RANK_OF
 from intrigue.position import Position
 from intrigue.solver.rules import OPEN_ANY, Tables, tables_for
 
-COLUMN_TEST_STATES = 1_000_000
-"""Default limit on the relaxed states the test visits, over all columns."""
+try:
+    from intrigue.solver import _relaxed
+except ImportError:  # installed without a C compiler: the same game runs in Python
+    NATIVE = False
+else:
+    NATIVE = True
+"""Whether the compiled relaxed game (``_relaxed.c``, the same as :meth:`RelaxedGame.clears`) is built."""
+
+COLUMN_TEST_STATES = 50_000_000 if NATIVE else 1_000_000
+"""Default limit on the relaxed states the test visits, over all columns.  The
+compiled game keeps about 100 bytes a state (5 GB at this limit); a monster
+column needs millions (Intrigue 3661: 20 million)."""
+
 
 _State = tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 # (cards of the column dealt so far, its stack, the parked cards,
@@ -60,6 +71,7 @@ def blocked_column(
     *,
     max_states: int = COLUMN_TEST_STATES,
     deadline: float | None = None,
+    native: bool = True,
 ) -> int | None:
     """A column whose cards can never all reach the piles, if the test finds one.
 
@@ -67,18 +79,25 @@ def blocked_column(
     still in the stock will open.  ``None`` means no proof (every column can be
     cleared in the relaxed game, or ``max_states`` or ``deadline``, a
     :func:`time.monotonic` value, cut the test short); it never means "won".
+    ``native=False`` plays the relaxed games in Python even where the compiled
+    ones are built (the two visit the same states).
     """
+    return column_test(*as_ranks(position), max_states=max_states, deadline=deadline, native=native)
+
+
+def as_ranks(
+    position: Position,
+) -> tuple[Tables, list[list[int]], list[int], list[int]]:
+    """The arguments of :func:`column_test` and :func:`relaxed_games` for ``position``."""
     on = [0] * 14
     for pile in position.piles:
         for card in pile:
             on[RANK_OF[card]] += 1
-    return column_test(
+    return (
         tables_for(position.variant),
         [[RANK_OF[c] for c in column[1:]] for column in position.columns],
         on,
         [RANK_OF[c] for c in position.stock],
-        max_states=max_states,
-        deadline=deadline,
     )
 
 
@@ -90,13 +109,33 @@ def column_test(
     *,
     max_states: int = COLUMN_TEST_STATES,
     deadline: float | None = None,
+    native: bool = True,
 ) -> int | None:
     """:func:`blocked_column` of a position given as ranks: each open column
     above its base, the cards on the piles per rank (``on[rank]``), and the
     stock, next card first."""
-    if tables.build_down:
-        return None
     left = max_states
+    for number, relaxed in relaxed_games(tables, columns, on, stock):
+        budget = max(1, min(left, max_states // 2))
+        if native and NATIVE:
+            cleared, used = _relaxed.clears(relaxed, budget, deadline)
+        else:
+            cleared, used = relaxed.clears(budget, deadline)
+        left -= used
+        if cleared is False:
+            return number
+        if left <= 0 or (deadline is not None and time.monotonic() > deadline):
+            return None
+    return None
+
+
+def relaxed_games(
+    tables: Tables, columns: Sequence[Sequence[int]], on: Sequence[int], stock: Sequence[int]
+) -> Iterator[tuple[int, RelaxedGame]]:
+    """Each column's relaxed game (arguments as for :func:`column_test`), with
+    the column's number, largest column first; none where cards build down."""
+    if tables.build_down:
+        return
     # What every column's relaxed game starts from: the cards per rank that are
     # not on the piles yet (its own, and the free ones), and the bases in all.
     loose = [0] * 14
@@ -106,17 +145,9 @@ def column_test(
     bases = len(columns) + sum(1 for r in stock if r == tables.base_rank)
     layout = _columns_of(tables, columns, stock)
     for column in sorted(layout, key=lambda c: -len(c.stack) - len(c.deal)):
-        if not column.stack and not column.deal:
-            continue
-        others = [c for c in layout if c is not column]
-        relaxed = _Relaxed(tables, loose, bases, on, column, others)
-        cleared, used = relaxed.clears(max(1, min(left, max_states // 2)), deadline)
-        left -= used
-        if cleared is False:
-            return column.number
-        if left <= 0 or (deadline is not None and time.monotonic() > deadline):
-            return None
-    return None
+        if column.stack or column.deal:
+            others = [c for c in layout if c is not column]
+            yield column.number, RelaxedGame(tables, loose, bases, on, column, others)
 
 
 def _columns_of(
@@ -142,7 +173,7 @@ def _columns_of(
     return out
 
 
-class _Relaxed:
+class RelaxedGame:
     """The relaxed game of one column (piles as counts per rank, as in
     :mod:`intrigue.solver.rules`)."""
 
@@ -182,6 +213,14 @@ class _Relaxed:
         # its own cards are all up (docs/solver.md, "Room to park").
         self.room_of = None if tables.vacant_any_time else (tables, on, column, others)
         self.room: _Room | None = None  # built when first needed: most tests never park
+        # What the compiled game builds its room from: the piles at the start,
+        # the column's own cards and each other column's, per rank.
+        self.room_counts = (
+            None
+            if self.room_of is None
+            else [list(on), _counts((*column.stack, *column.deal))]
+            + [_counts((*other.stack, *other.deal)) for other in others]
+        )
 
     def _up(
         self, on: tuple[int, ...], free: tuple[int, ...], rank: int, opened: int, direct: bool
@@ -350,6 +389,13 @@ class _Room:
         room = next(size for size, needs in self.sets if all(other_up[r] >= n for r, n in needs))
         self.memo[key] = room
         return room
+
+
+def _counts(ranks: Sequence[int]) -> list[int]:
+    count = [0] * 14
+    for rank in ranks:
+        count[rank] += 1
+    return count
 
 
 def _without(cards: tuple[int, ...], rank: int) -> tuple[int, ...]:

@@ -178,8 +178,8 @@ def solve(
     decided (for tests; each is proved safe in ``docs/solver.md``).  ``rollouts_only``
     gives the whole limit of a manual position still dealing to the rollouts (then
     "won" or "unknown"), whose generator ``seed`` seeds.  ``native=False`` runs the
-    pure-Python search even where the compiled one is built (the two expand the same
-    positions).  "lost" is returned only after an exhaustive search or a proof by the
+    pure-Python search and column test even where the compiled ones are built (the
+    same positions and states).  "lost" is returned only after an exhaustive search or a proof by the
     column test, "unknown" only when ``max_nodes`` or ``deadline`` cut the search short.
 
     >>> from intrigue.position import Position
@@ -222,13 +222,12 @@ def solve(
         return SolveResult(verdict, moves, used, time.perf_counter() - started, best, blocked)
 
     def column_proof() -> int | None:
-        # Cheap next to the search, but not free: a share of the limit, in states.
+        # Half the limit, in states: a relaxed state costs about what a position does.
         if not column_test:
             return None
-        states = COLUMN_TEST_STATES if max_nodes is None else max_nodes // 16
-        return blocked_column(
-            position, max_states=max(1, min(states, COLUMN_TEST_STATES)), deadline=deadline
-        )
+        states = COLUMN_TEST_STATES if max_nodes is None else max_nodes // 2
+        states = max(1, min(states, COLUMN_TEST_STATES))
+        return blocked_column(position, max_states=states, deadline=deadline, native=native)
 
     def roll(budget: int | None) -> tuple[Move, ...] | None:
         # Rollouts over the deal (rollouts.py) within ``budget``: a winning line or None.

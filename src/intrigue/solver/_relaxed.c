@@ -1,0 +1,566 @@
+/* The column test's relaxed game, compiled: relaxation.py's RelaxedGame.clears
+ * (and _Room.places), state for state.
+ *
+ * Why C: the relaxed game of a long column runs to a million states, which
+ * CPython visits at ~65 000 a second -- seconds inside a card-table hint.  The
+ * rules are relaxation.py's; nothing here is a rule of its own, and
+ * tests/test_relaxation.py checks that both visit the same number of states
+ * with the same answer, column by column, on random positions of every game.
+ *
+ * A state is (cards of the column dealt, its stack, the parked cards sorted,
+ * the cards on the piles per rank, the free cards per rank), as in Python; the
+ * stack is a node of a trie of stacks (a stack is its parent plus a card on
+ * top), so states are fixed-size and stored whole: "cannot clear" stays
+ * exhaustive.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define RANKS 14
+#define MAXPARKED 8
+#define MAXDEAL 112
+#define MAXOTHERS 8
+#define DEADLINE_EVERY 4096
+
+static inline uint64_t mix64(uint64_t h) {
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return h;
+}
+
+/* ------------------------------------------------------------------ stacks */
+
+typedef struct {
+    uint32_t *parent;
+    uint8_t *last;
+    uint32_t count, room;
+    uint64_t *child_key; /* (parent << 4 | rank) + 1; 0 marks an empty slot */
+    uint32_t *child_id;
+    size_t child_cap;
+} Stacks;
+
+static int stacks_init(Stacks *t) {
+    t->room = 1 << 10;
+    t->count = 1; /* node 0: the empty stack */
+    t->child_cap = 1 << 11;
+    t->parent = malloc(t->room * sizeof(uint32_t));
+    t->last = malloc(t->room);
+    t->child_key = calloc(t->child_cap, sizeof(uint64_t));
+    t->child_id = malloc(t->child_cap * sizeof(uint32_t));
+    if (!t->parent || !t->last || !t->child_key || !t->child_id) return -1;
+    t->parent[0] = 0;
+    t->last[0] = 0;
+    return 0;
+}
+
+static void stacks_free(Stacks *t) {
+    free(t->parent);
+    free(t->last);
+    free(t->child_key);
+    free(t->child_id);
+}
+
+static int stacks_grow(Stacks *t) {
+    size_t cap = t->child_cap * 2;
+    uint64_t *keys = calloc(cap, sizeof(uint64_t));
+    uint32_t *ids = malloc(cap * sizeof(uint32_t));
+    if (!keys || !ids) {
+        free(keys);
+        free(ids);
+        return -1;
+    }
+    for (size_t k = 0; k < t->child_cap; k++) {
+        if (!t->child_key[k]) continue;
+        size_t idx = (size_t)mix64(t->child_key[k]) & (cap - 1);
+        while (keys[idx]) idx = (idx + 1) & (cap - 1);
+        keys[idx] = t->child_key[k];
+        ids[idx] = t->child_id[k];
+    }
+    free(t->child_key);
+    free(t->child_id);
+    t->child_key = keys;
+    t->child_id = ids;
+    t->child_cap = cap;
+    return 0;
+}
+
+/* The stack `id` with `rank` on top; UINT32_MAX when out of memory. */
+static uint32_t stacks_push(Stacks *t, uint32_t id, int rank) {
+    uint64_t key = ((uint64_t)id << 4 | (uint64_t)rank) + 1;
+    size_t mask = t->child_cap - 1, idx = (size_t)mix64(key) & mask;
+    while (t->child_key[idx]) {
+        if (t->child_key[idx] == key) return t->child_id[idx];
+        idx = (idx + 1) & mask;
+    }
+    if (t->count == t->room) {
+        if (t->room >= 0x40000000u) return UINT32_MAX;
+        uint32_t room = t->room * 2;
+        uint32_t *parent = realloc(t->parent, room * sizeof(uint32_t));
+        if (!parent) return UINT32_MAX;
+        t->parent = parent;
+        uint8_t *last = realloc(t->last, room);
+        if (!last) return UINT32_MAX;
+        t->last = last;
+        t->room = room;
+    }
+    uint32_t node = t->count++;
+    t->parent[node] = id;
+    t->last[node] = (uint8_t)rank;
+    t->child_key[idx] = key;
+    t->child_id[idx] = node;
+    if ((size_t)t->count * 2 >= t->child_cap && stacks_grow(t)) return UINT32_MAX;
+    return node;
+}
+
+/* ------------------------------------------------------------------ states */
+
+typedef struct {
+    uint32_t stack;
+    uint8_t dealt, nparked;
+    uint8_t parked[MAXPARKED]; /* sorted; unused entries 0 */
+    uint8_t on[RANKS];
+    uint32_t tag; /* part of the hash, never 0 in a filled slot */
+} Key;
+_Static_assert(sizeof(Key) == 32, "a key is 32 bytes, compared whole");
+
+/* A state: its key, and what the key determines but leaves out (the free
+ * cards left are those at the start, less the piles' cards that are neither
+ * the column's nor there at the start; the column's cards up are those dealt
+ * less those on it and parked), so that the key is 32 bytes. */
+typedef struct {
+    Key key;
+    uint8_t free[RANKS];
+    uint8_t own_up[RANKS]; /* for the room */
+} Node;
+
+typedef struct {
+    Key *slots;
+    size_t cap, count;
+} Seen;
+
+static uint64_t hash_key(const Key *k) {
+    uint64_t h = 0x9E3779B97F4A7C15ULL * (k->stack + 1);
+    const uint8_t *b = &k->dealt;
+    size_t n = offsetof(Key, tag) - offsetof(Key, dealt);
+    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001B3ULL;
+    return mix64(h);
+}
+
+static int seen_grow(Seen *t) {
+    size_t cap = t->cap * 2;
+    Key *slots = calloc(cap, sizeof(Key));
+    if (!slots) return -1;
+    for (size_t k = 0; k < t->cap; k++) {
+        if (!t->slots[k].tag) continue;
+        size_t idx = (size_t)hash_key(&t->slots[k]) & (cap - 1);
+        while (slots[idx].tag) idx = (idx + 1) & (cap - 1);
+        slots[idx] = t->slots[k];
+    }
+    free(t->slots);
+    t->slots = slots;
+    t->cap = cap;
+    return 0;
+}
+
+/* 1 if new (now added), 0 if seen, -1 out of memory. */
+static int seen_add(Seen *t, Key *key) {
+    uint64_t h = hash_key(key);
+    key->tag = (uint32_t)(h >> 32) | 1;
+    size_t mask = t->cap - 1, idx = (size_t)h & mask;
+    while (t->slots[idx].tag) {
+        if (!memcmp(&t->slots[idx], key, sizeof(Key))) return 0;
+        idx = (idx + 1) & mask;
+    }
+    t->slots[idx] = *key;
+    t->count++;
+    if (t->count * 4 >= t->cap * 3 && seen_grow(t)) return -1;
+    return 1;
+}
+
+/* ------------------------------------------------------------------ the game */
+
+typedef struct {
+    int prev[RANKS], slots[RANKS];
+    uint8_t deal[MAXDEAL];
+    int n;
+    int later[RANKS];
+    int dealing_opened, dealing_places, after_opened, after_places, parking_back;
+    /* the room (docs/solver.md, "Room to park"); has_room 0 in Salic Law */
+    int has_room, on0[RANKS], own[RANKS], other_free[RANKS], order[RANKS], norder;
+    int nothers, other[MAXOTHERS][RANKS];
+    int *sets;       /* per set of other columns, largest first: its size, then its needs */
+    int nsets;
+} Game;
+
+/* RelaxedGame._up: the pile counts and free cards after `rank` goes up; 0 if it cannot. */
+static int up(const Game *g, const Node *node, int rank, int opened, int direct, Node *out) {
+    const Key *k = &node->key;
+    int path[RANKS], np = 0, q = rank;
+    for (;;) {
+        int p = g->prev[q];
+        if (p == 0) {
+            int most = opened < g->slots[q] ? opened : g->slots[q];
+            if (k->on[q] >= most) return 0;
+            break;
+        }
+        if (k->on[p] > k->on[q]) break;
+        if (direct) return 0;
+        path[np++] = p;
+        q = p;
+    }
+    *out = *node;
+    for (int i = 0; i < np; i++) {
+        int r = path[i];
+        if (out->free[r] == 0) return 0;
+        out->free[r]--;
+        out->key.on[r]++;
+    }
+    out->key.on[rank]++;
+    out->own_up[rank]++;
+    return 1;
+}
+
+static void park(Key *k, int rank) {
+    int i = k->nparked++;
+    while (i > 0 && k->parked[i - 1] > rank) {
+        k->parked[i] = k->parked[i - 1];
+        i--;
+    }
+    k->parked[i] = (uint8_t)rank;
+}
+
+static void unpark(Key *k, int at) {
+    memmove(k->parked + at, k->parked + at + 1, (size_t)(k->nparked - at - 1));
+    k->parked[--k->nparked] = 0;
+}
+
+/* _Room.places: the most other columns that can be vacant. */
+static int room_places(const Game *g, const uint8_t *own_up) {
+    int most[RANKS] = {0}, other_up[RANKS] = {0};
+    for (int i = 0; i < g->norder; i++) {
+        int r = g->order[i];
+        most[r] = g->on0[r] + own_up[r] + g->other_free[r];
+        if (g->prev[r] && most[g->prev[r]] < most[r]) most[r] = most[g->prev[r]];
+        other_up[r] = most[r] - g->on0[r] - own_up[r];
+    }
+    const int *set = g->sets;
+    for (int s = 0; s < g->nsets; s++, set += 1 + RANKS) {
+        int fits = 1;
+        for (int r = 0; r < RANKS && fits; r++) fits = !set[1 + r] || other_up[r] >= set[1 + r];
+        if (fits) return set[0];
+    }
+    return 0; /* the empty set always fits */
+}
+
+static int build_room(Game *g) {
+    int n = g->nothers, total = 1 << n;
+    g->sets = malloc((size_t)total * (1 + RANKS) * sizeof(int));
+    if (!g->sets) return -1;
+    int *out = g->sets;
+    for (int size = n; size >= 0; size--) {
+        for (int mask = 0; mask < total; mask++) {
+            if (__builtin_popcount((unsigned)mask) != size) continue;
+            out[0] = size;
+            for (int r = 0; r < RANKS; r++) {
+                int need = 0;
+                for (int c = 0; c < n; c++)
+                    if (mask >> c & 1) need += g->other[c][r];
+                out[1 + r] = need;
+            }
+            out += 1 + RANKS;
+        }
+    }
+    g->nsets = total;
+    /* each rank after the one below it */
+    g->norder = 0;
+    int placed[RANKS] = {0}, progress = 1;
+    while (progress) {
+        progress = 0;
+        for (int r = 0; r < RANKS; r++) {
+            if (placed[r] || g->prev[r] < 0) continue;
+            if (g->prev[r] == 0 || placed[g->prev[r]]) {
+                g->order[g->norder++] = r;
+                placed[r] = 1;
+                progress = 1;
+            }
+        }
+    }
+    return 0;
+}
+
+static double monotonic(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+typedef struct {
+    Node *items;
+    size_t n, cap;
+} Todo;
+
+static int todo_push(Todo *t, const Node *node) {
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 1024;
+        Node *items = realloc(t->items, cap * sizeof(Node));
+        if (!items) return -1;
+        t->items = items;
+        t->cap = cap;
+    }
+    t->items[t->n++] = *node;
+    return 0;
+}
+
+enum { CLEARED, BLOCKED, CUT_SHORT, FAILED };
+
+/* RelaxedGame.clears, state for state. */
+static int clears(const Game *g, const uint8_t *stack, int nstack, const int *on, const int *free_cards,
+                  long long max_states, double deadline, long long *visited) {
+    Stacks stacks;
+    Seen seen = {calloc(1 << 10, sizeof(Key)), 1 << 10, 0};
+    Todo todo = {NULL, 0, 0};
+    int result = FAILED;
+    if (stacks_init(&stacks) || !seen.slots) goto done;
+    Node start;
+    memset(&start, 0, sizeof start);
+    for (int i = 0; i < nstack; i++) {
+        start.key.stack = stacks_push(&stacks, start.key.stack, stack[i]);
+        if (start.key.stack == UINT32_MAX) goto done;
+    }
+    for (int r = 0; r < RANKS; r++) {
+        start.key.on[r] = (uint8_t)on[r];
+        start.free[r] = (uint8_t)free_cards[r];
+    }
+    if (todo_push(&todo, &start)) goto done;
+    Node succ[3 + 2 * MAXPARKED];
+    while (todo.n) {
+        Node node = todo.items[--todo.n];
+        Key *k = &node.key;
+        int after = k->dealt >= g->n;
+        if (after && !k->stack && !k->nparked) {
+            result = CLEARED;
+            goto done;
+        }
+        k->tag = 0;
+        int added = seen_add(&seen, k);
+        if (added < 0) goto done;
+        if (!added) continue;
+        if ((long long)seen.count >= max_states) {
+            result = CUT_SHORT;
+            goto done;
+        }
+        if (!(seen.count % DEADLINE_EVERY)) {
+            if (PyErr_CheckSignals()) goto done;
+            if (deadline >= 0 && monotonic() > deadline) {
+                result = CUT_SHORT;
+                goto done;
+            }
+        }
+        int opened = after ? g->after_opened : g->dealing_opened;
+        int places = after ? g->after_places : g->dealing_places;
+        if (after && k->stack && g->has_room) {
+            int room = room_places(g, node.own_up);
+            if (k->nparked > room) continue;
+            if (room < places) places = room;
+        }
+        /* a parked card that a pile wants goes up at once */
+        int forced = 0;
+        for (int i = 0; i < k->nparked && !forced; i++) {
+            int rank = k->parked[i];
+            if (!(after || g->prev[rank])) continue;
+            Node next;
+            if (up(g, &node, rank, opened, 1, &next)) {
+                unpark(&next.key, i);
+                if (todo_push(&todo, &next)) goto done;
+                forced = 1;
+            }
+        }
+        if (forced) continue;
+        int ns = 0;
+        if (k->stack) {
+            int rank = stacks.last[k->stack];
+            Node *next = &succ[ns];
+            if (up(g, &node, rank, opened, 0, next)) {
+                next->key.stack = stacks.parent[k->stack];
+                ns++;
+            }
+        }
+        for (int i = 0; i < k->nparked; i++) {
+            int rank = k->parked[i];
+            if (i && k->parked[i - 1] == rank) continue;
+            Node *next = &succ[ns];
+            if (up(g, &node, rank, opened, 0, next)) {
+                unpark(&next->key, i);
+                ns++;
+            }
+        }
+        if (k->stack && k->nparked < places && k->nparked < MAXPARKED) {
+            Node *next = &succ[ns++];
+            *next = node;
+            park(&next->key, stacks.last[k->stack]);
+            next->key.stack = stacks.parent[k->stack];
+        }
+        if (!after) {
+            Node *next = &succ[ns++];
+            *next = node;
+            next->key.stack = stacks_push(&stacks, k->stack, g->deal[k->dealt]);
+            if (next->key.stack == UINT32_MAX) goto done;
+            next->key.dealt++;
+            if (next->key.dealt == g->n)
+                for (int r = 0; r < RANKS; r++) next->free[r] = (uint8_t)(next->free[r] + g->later[r]);
+            if (g->parking_back && !k->stack) {
+                /* a parked card may go back onto the emptied column (Salic Law) */
+                for (int i = 0; i < k->nparked; i++) {
+                    int rank = k->parked[i];
+                    if (i && k->parked[i - 1] == rank) continue;
+                    Node *back = &succ[ns++];
+                    *back = node;
+                    unpark(&back->key, i);
+                    back->key.stack = stacks_push(&stacks, 0, rank);
+                    if (back->key.stack == UINT32_MAX) goto done;
+                }
+            }
+        }
+        for (int i = ns - 1; i >= 0; i--)
+            if (todo_push(&todo, &succ[i])) goto done;
+    }
+    result = BLOCKED;
+done:
+    *visited = (long long)seen.count;
+    stacks_free(&stacks);
+    free(seen.slots);
+    free(todo.items);
+    return result;
+}
+
+/* ------------------------------------------------------------------ Python */
+
+static int read_ints(PyObject *seq_obj, const char *name, int *out, Py_ssize_t size, long lo, long hi,
+                     Py_ssize_t *count) {
+    PyObject *seq = PySequence_Tuple(seq_obj);
+    if (!seq) return -1;
+    Py_ssize_t n = PyTuple_GET_SIZE(seq);
+    if (count ? n > size : n != size) {
+        PyErr_Format(PyExc_ValueError, "%s has %zd entries, expected %s%zd", name, n, count ? "at most " : "",
+                     size);
+        Py_DECREF(seq);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long x = PyLong_AsLong(PyTuple_GET_ITEM(seq, i));
+        if (x == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (x < lo || x > hi) {
+            PyErr_Format(PyExc_ValueError, "%s: %ld is outside [%ld, %ld]", name, x, lo, hi);
+            Py_DECREF(seq);
+            return -1;
+        }
+        out[i] = (int)x;
+    }
+    Py_DECREF(seq);
+    if (count) *count = n;
+    return 0;
+}
+
+static int read_attr(PyObject *obj, const char *attr, int *out, Py_ssize_t size, long lo, long hi,
+                     Py_ssize_t *count) {
+    PyObject *v = PyObject_GetAttrString(obj, attr);
+    if (!v) return -1;
+    int err = read_ints(v, attr, out, size, lo, hi, count);
+    Py_DECREF(v);
+    return err;
+}
+
+static PyObject *relaxed_clears(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *relaxed, *deadline_obj;
+    long long max_states;
+    if (!PyArg_ParseTuple(args, "OLO", &relaxed, &max_states, &deadline_obj)) return NULL;
+    double deadline = -1;
+    if (deadline_obj != Py_None) {
+        deadline = PyFloat_AsDouble(deadline_obj);
+        if (deadline == -1 && PyErr_Occurred()) return NULL;
+    }
+    Game g;
+    memset(&g, 0, sizeof g);
+    int stack[MAXDEAL], deal[MAXDEAL], on[RANKS], free_cards[RANKS], limits[2], after[2];
+    Py_ssize_t nstack, ndeal;
+    if (read_attr(relaxed, "prev", g.prev, RANKS, -1, RANKS - 1, NULL) ||
+        read_attr(relaxed, "slots", g.slots, RANKS, 0, 255, NULL) ||
+        read_attr(relaxed, "stack", stack, MAXDEAL, 1, RANKS - 1, &nstack) ||
+        read_attr(relaxed, "deal", deal, MAXDEAL, 1, RANKS - 1, &ndeal) ||
+        read_attr(relaxed, "on", on, RANKS, 0, 255, NULL) ||
+        read_attr(relaxed, "free", free_cards, RANKS, 0, 255, NULL) ||
+        read_attr(relaxed, "later", g.later, RANKS, 0, 255, NULL) ||
+        read_attr(relaxed, "dealing_limits", limits, 2, 0, 255, NULL) ||
+        read_attr(relaxed, "after_limits", after, 2, 0, 255, NULL))
+        return NULL;
+    if (nstack + ndeal > MAXDEAL) {
+        PyErr_SetString(PyExc_ValueError, "the column has more cards than a pack");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < ndeal; i++) g.deal[i] = (uint8_t)deal[i];
+    g.n = (int)ndeal;
+    g.dealing_opened = limits[0];
+    g.dealing_places = limits[1];
+    g.after_opened = after[0];
+    g.after_places = after[1];
+    PyObject *back = PyObject_GetAttrString(relaxed, "parking_back");
+    if (!back) return NULL;
+    g.parking_back = PyObject_IsTrue(back);
+    Py_DECREF(back);
+    if (g.parking_back < 0) return NULL;
+    PyObject *room = PyObject_GetAttrString(relaxed, "room_counts");
+    if (!room) return NULL;
+    if (room != Py_None) {
+        /* (cards on the piles at the start, the column's own, then each other column's) */
+        PyObject *seq = PySequence_Tuple(room);
+        Py_DECREF(room);
+        if (!seq) return NULL;
+        Py_ssize_t n = PyTuple_GET_SIZE(seq);
+        int bad = n < 2 || n > 2 + MAXOTHERS;
+        if (bad) PyErr_Format(PyExc_ValueError, "room_counts has %zd entries, expected 2 to %d", n, 2 + MAXOTHERS);
+        if (!bad) bad = read_ints(PyTuple_GET_ITEM(seq, 0), "room_counts", g.on0, RANKS, 0, 255, NULL) ||
+                        read_ints(PyTuple_GET_ITEM(seq, 1), "room_counts", g.own, RANKS, 0, 255, NULL);
+        for (Py_ssize_t c = 2; c < n && !bad; c++)
+            bad = read_ints(PyTuple_GET_ITEM(seq, c), "room_counts", g.other[c - 2], RANKS, 0, 255, NULL);
+        Py_DECREF(seq);
+        if (bad) return NULL;
+        g.has_room = 1;
+        g.nothers = (int)n - 2;
+        for (int c = 0; c < g.nothers; c++)
+            for (int r = 0; r < RANKS; r++) g.other_free[r] += g.other[c][r];
+        if (build_room(&g)) return PyErr_NoMemory();
+    } else {
+        Py_DECREF(room);
+    }
+    uint8_t stack8[MAXDEAL];
+    for (Py_ssize_t i = 0; i < nstack; i++) stack8[i] = (uint8_t)stack[i];
+    long long visited = 0;
+    int result = clears(&g, stack8, (int)nstack, on, free_cards, max_states, deadline, &visited);
+    free(g.sets);
+    if (result == FAILED) return PyErr_Occurred() ? NULL : PyErr_NoMemory();
+    PyObject *verdict = result == CLEARED ? Py_True : result == BLOCKED ? Py_False : Py_None;
+    return Py_BuildValue("(OL)", verdict, visited);
+}
+
+static PyMethodDef methods[] = {
+    {"clears", relaxed_clears, METH_VARARGS,
+     "clears(relaxed, max_states, deadline) -> (cleared, states): relaxation.RelaxedGame.clears, compiled."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_relaxed", "The column test's relaxed game, compiled.", -1, methods, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__relaxed(void) { return PyModule_Create(&module); }

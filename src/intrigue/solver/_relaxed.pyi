@@ -1,0 +1,18 @@
+from typing import Protocol
+
+class _Game(Protocol):
+    prev: tuple[int, ...]
+    slots: tuple[int, ...]
+    stack: tuple[int, ...]
+    deal: tuple[int, ...]
+    on: tuple[int, ...]
+    free: tuple[int, ...]
+    later: list[int]
+    dealing_limits: tuple[int, int]
+    after_limits: tuple[int, int]
+    parking_back: bool
+    room_counts: list[list[int]] | None
+
+def clears(
+    relaxed: _Game, max_states: int, deadline: float | None, /
+) -> tuple[bool | None, int]: ...

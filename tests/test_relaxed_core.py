@@ -1,0 +1,109 @@
+"""The compiled relaxed game of the column test (``solver/_relaxed.c``) against
+the Python one (``RelaxedGame.clears``), which is its specification: from any
+position, column by column and at any budget, both must visit the same number of
+states and give the same answer."""
+
+from __future__ import annotations
+
+import os
+import time
+from types import SimpleNamespace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from intrigue.position import Position
+from intrigue.solver.relaxation import NATIVE, as_ranks, blocked_column, relaxed_games
+from play import positions
+from test_relaxation import small_deals
+
+needs_relaxed = pytest.mark.skipif(not NATIVE, reason="the compiled relaxed game is not built")
+
+
+def both(position: Position, budget: int) -> list[tuple[int, object, object]]:
+    from intrigue.solver import _relaxed
+
+    out = []
+    for number, game in relaxed_games(*as_ranks(position)):
+        out.append((number, game.clears(budget, None), _relaxed.clears(game, budget, None)))
+    return out
+
+
+def test_the_compiled_relaxed_game_is_built() -> None:
+    if not NATIVE:
+        if os.environ.get("CI"):
+            pytest.fail("the compiled relaxed game (intrigue.solver._relaxed) was not built in CI")
+        pytest.skip("the compiled relaxed game is not built (no C compiler at install time)")
+
+
+@needs_relaxed
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(positions, small_deals()), st.integers(1, 5000))
+def test_compiled_relaxed_game_visits_the_same_states(position: Position, budget: int) -> None:
+    for number, python, native in both(position, budget):
+        assert native == python, f"column {number}"
+
+
+@needs_relaxed
+@pytest.mark.parametrize(
+    ("game", "deal"),
+    [("glencoe", 4204), ("laggard-lady", 2257), ("salic-law", 7228), ("salic-law", 3679)],
+)
+def test_compiled_relaxed_game_on_the_published_losses(game: str, deal: int) -> None:
+    # Long columns, the room to park (Glencoe, Laggard Lady), Salic Law's parking
+    # while dealing: each relaxed game the same, and the blocked column the same.
+    position = Position.start(game, deal, "manual")
+    for number, python, native in both(position, 60_000):
+        assert native == python, f"column {number}"
+    assert blocked_column(position) == blocked_column(position, native=False) == 1
+
+
+@needs_relaxed
+def test_a_deadline_cuts_the_compiled_game_short() -> None:
+    from intrigue.solver import _relaxed
+
+    number, game = next(relaxed_games(*as_ranks(Position.start("glencoe", 2257, "manual"))))
+    assert number == 1
+    assert _relaxed.clears(game, 10**9, time.monotonic() - 1) == (None, 4096)
+
+
+@needs_relaxed
+@pytest.mark.parametrize(
+    ("change", "error"),
+    [
+        ({"prev": (0,) * 13}, ValueError),
+        ({"stack": (20,)}, ValueError),
+        ({"deal": (0,)}, ValueError),
+        ({"stack": (5,) * 60, "deal": (5,) * 60}, ValueError),
+        ({"dealing_limits": (1, 2, 3)}, ValueError),
+        ({"room_counts": [[0] * 14] * 11}, ValueError),
+        ({"room_counts": [[0] * 14, [-1] * 14]}, ValueError),
+        ({"free": None}, TypeError),
+        ({"later": ["a"] * 14}, TypeError),
+    ],
+)
+def test_a_malformed_game_raises(change: dict[str, object], error: type[Exception]) -> None:
+    """The compiled game checks what it reads: bad input is an exception, never a crash."""
+    from intrigue.solver import _relaxed
+
+    _, game = next(relaxed_games(*as_ranks(Position.start("glencoe", 4204, "manual"))))
+    fields = {name: getattr(game, name) for name in _FIELDS}
+    bad = SimpleNamespace(**{**fields, **change})
+    with pytest.raises(error):
+        _relaxed.clears(bad, 1000, None)
+
+
+_FIELDS = (
+    "prev",
+    "slots",
+    "stack",
+    "deal",
+    "on",
+    "free",
+    "later",
+    "dealing_limits",
+    "after_limits",
+    "parking_back",
+    "room_counts",
+)
