@@ -44,7 +44,7 @@ def main() -> None:
             column = blocked_column(position, max_states=args.states, native=not args.python)
             seconds.append(time.perf_counter() - started)
             if column is not None:
-                blocked.append(f"{deal} (column {column})")
+                blocked.append(f"{deal} (column {' and '.join(map(str, column))})")
         ms = [1000 * s for s in seconds]
         figures = " / ".join(f"{percentile(ms, q):.1f}" for q in (50.0, 99.0, 100.0))
         slow = sum(1 for s in seconds if s > 1.0)

@@ -104,7 +104,7 @@ def test_solve_names_the_column_that_proves_a_loss(capsys):
     argv = ("solve", "--game", "salic-law", "--deal", "7228", "--mode", "manual")
     code, out, _ = run(capsys, *argv, "--max-nodes", "1000000", "--json")
     data = json.loads(out)
-    assert code == 0 and data["verdict"] == "lost" and data["blocked"] == 1
+    assert code == 0 and data["verdict"] == "lost" and data["blocked"] == [1]
     code, out, _ = run(capsys, *argv, "--max-nodes", "1000000")
     assert "lost -- the cards of column 1 can never all reach the piles" in out
     code, out, _ = run(capsys, "solve", "--game", "intrigue", "--deal", "4", "--json")

@@ -21,12 +21,12 @@ from test_relaxation import small_deals
 needs_relaxed = pytest.mark.skipif(not NATIVE, reason="the compiled relaxed game is not built")
 
 
-def both(position: Position, budget: int) -> list[tuple[int, object, object]]:
+def both(position: Position, budget: int) -> list[tuple[tuple[int, ...], object, object]]:
     from intrigue.solver import _relaxed
 
     out = []
-    for number, game in relaxed_games(*as_ranks(position)):
-        out.append((number, game.clears(budget, None), _relaxed.clears(game, budget, None)))
+    for numbers, game in relaxed_games(*as_ranks(position), pairs=True):
+        out.append((numbers, game.clears(budget, None), _relaxed.clears(game, budget, None)))
     return out
 
 
@@ -41,8 +41,8 @@ def test_the_compiled_relaxed_game_is_built() -> None:
 @settings(max_examples=150, deadline=None)
 @given(st.one_of(positions, small_deals()), st.integers(1, 5000))
 def test_compiled_relaxed_game_visits_the_same_states(position: Position, budget: int) -> None:
-    for number, python, native in both(position, budget):
-        assert native == python, f"column {number}"
+    for numbers, python, native in both(position, budget):
+        assert native == python, f"columns {numbers}"
 
 
 @needs_relaxed
@@ -54,17 +54,17 @@ def test_compiled_relaxed_game_on_the_published_losses(game: str, deal: int) -> 
     # Long columns, the room to park (Glencoe, Laggard Lady), Salic Law's parking
     # while dealing: each relaxed game the same, and the blocked column the same.
     position = Position.start(game, deal, "manual")
-    for number, python, native in both(position, 60_000):
-        assert native == python, f"column {number}"
-    assert blocked_column(position) == blocked_column(position, native=False) == 1
+    for numbers, python, native in both(position, 60_000):
+        assert native == python, f"columns {numbers}"
+    assert blocked_column(position) == blocked_column(position, native=False) == (1,)
 
 
 @needs_relaxed
 def test_a_deadline_cuts_the_compiled_game_short() -> None:
     from intrigue.solver import _relaxed
 
-    number, game = next(relaxed_games(*as_ranks(Position.start("glencoe", 2257, "manual"))))
-    assert number == 1
+    numbers, game = next(relaxed_games(*as_ranks(Position.start("glencoe", 2257, "manual"))))
+    assert numbers == (1,)
     assert _relaxed.clears(game, 10**9, time.monotonic() - 1) == (None, 4096)
 
 
@@ -73,10 +73,22 @@ def test_a_deadline_cuts_the_compiled_game_short() -> None:
     ("change", "error"),
     [
         ({"prev": (0,) * 13}, ValueError),
-        ({"stack": (20,)}, ValueError),
+        ({"stacks": [(20,)]}, ValueError),
+        ({"stacks": []}, ValueError),
+        ({"stacks": [(), (), ()]}, ValueError),
         ({"deal": (0,)}, ValueError),
-        ({"stack": (5,) * 60, "deal": (5,) * 60}, ValueError),
-        ({"dealing_limits": (1, 2, 3)}, ValueError),
+        ({"deal_columns": (1,) * 54}, ValueError),
+        ({"deal_limits": ((1, 2, 3),) * 54}, ValueError),
+        ({"deal_limits": ((1, 2),) * 53}, ValueError),
+        (
+            {
+                "stacks": [(5,) * 60],
+                "deal": (5,) * 60,
+                "deal_columns": (0,) * 60,
+                "deal_limits": ((8, 0),) * 60,
+            },
+            ValueError,
+        ),
         ({"room_counts": [[0] * 14] * 11}, ValueError),
         ({"room_counts": [[0] * 14, [-1] * 14]}, ValueError),
         ({"free": None}, TypeError),
@@ -97,12 +109,13 @@ def test_a_malformed_game_raises(change: dict[str, object], error: type[Exceptio
 _FIELDS = (
     "prev",
     "slots",
-    "stack",
+    "stacks",
     "deal",
+    "deal_columns",
+    "deal_limits",
     "on",
     "free",
     "later",
-    "dealing_limits",
     "after_limits",
     "parking_back",
     "room_counts",

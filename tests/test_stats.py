@@ -57,7 +57,7 @@ def test_column_test_losses_are_counted_but_their_best_is_not() -> None:
     # A loss proved by the column test knows only a lower bound on its best.
     records = [
         {"verdict": "lost", "seconds": 0.1, "nodes": 1, "best": 40},
-        {"verdict": "lost", "seconds": 0.1, "nodes": 1, "best": 18, "blocked": 1},
+        {"verdict": "lost", "seconds": 0.1, "nodes": 1, "best": 18, "blocked": [1]},
     ]
     s = summarise(records)
     assert (s["lost"], s["lost_by_column_test"], s["lost_best_mean"]) == (2, 1, 40)
@@ -65,7 +65,7 @@ def test_column_test_losses_are_counted_but_their_best_is_not() -> None:
 
 def test_a_deal_record_names_its_blocked_column() -> None:
     record = solve_deal(("salic-law", 7228, "manual", 1_000_000, "full", SEED))
-    assert (record["verdict"], record["blocked"]) == ("lost", 1)
+    assert (record["verdict"], record["blocked"]) == ("lost", [1])
     assert "blocked" not in solve_deal(("intrigue", 4, "auto", 1_000_000, "full", SEED))
 
 

@@ -408,7 +408,11 @@ def test_a_blocked_column_still_to_come_is_named_by_its_base() -> None:
     # The second King opens column 2, whose 2C 3C 4C 5C bury the Ace: lost.
     position = Position.from_order("salic-law", ids("KS KH 2C 3C 4C 5C AC"), "manual")
     assert len(position.columns) == 1
-    assert _blocked_text(position, 2) == (
+    assert _blocked_text(position, (2,)) == (
         "the cards of the column the next King will open can never all reach the piles."
     )
-    assert _blocked_text(position, 3).startswith("the cards of the column the second King still")
+    assert _blocked_text(position, (3,)).startswith("the cards of the column the second King still")
+    assert _blocked_text(position, (1, 3)) == (
+        "the cards of column 1 and the column the second King still to come will open"
+        " can never all reach the piles."
+    )

@@ -177,6 +177,10 @@ def cmd_solve(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def _columns(numbers: Sequence[int]) -> str:
+    return " and ".join(f"column {n}" for n in numbers)
+
+
 def print_solve(data: dict[str, Any]) -> str:
     head = f"{find_variant(data['game']).name} deal {data['deal']} ({data['mode']})"
     if data["after"]:
@@ -187,7 +191,7 @@ def print_solve(data: dict[str, Any]) -> str:
         return f"{head}: won in {len(data['moves'])} moves ({cost}):\n{moves}"
     if data["verdict"] == "lost" and data.get("blocked") is not None:
         return (
-            f"{head}: lost -- the cards of column {data['blocked']} can never all reach the "
+            f"{head}: lost -- the cards of {_columns(data['blocked'])} can never all reach the "
             f"piles, even with every other card free ({cost}); {data['best']} of "
             f"{data['cards']} cards reached them in the positions searched."
         )

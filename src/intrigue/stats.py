@@ -136,7 +136,7 @@ def solve_deal(task: Task) -> Record:
     if search != "exhaustive" and seed != SEED:
         record["seed"] = seed
     if result.blocked is not None:
-        record["blocked"] = result.blocked  # then "best" is only a lower bound
+        record["blocked"] = list(result.blocked)  # then "best" is only a lower bound
     return record
 
 

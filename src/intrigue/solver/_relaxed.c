@@ -7,7 +7,8 @@
  * tests/test_relaxation.py checks that both visit the same number of states
  * with the same answer, column by column, on random positions of every game.
  *
- * A state is (cards of the column dealt, its stack, the parked cards sorted,
+ * A state is (cards of the chosen columns dealt -- one column, or two kept
+ * exact together -- their stacks, the parked cards sorted,
  * the cards on the piles per rank, the free cards per rank), as in Python; the
  * stack is a node of a trie of stacks (a stack is its parent plus a card on
  * top), so states are fixed-size and stored whole: "cannot clear" stays
@@ -25,6 +26,7 @@
 #define MAXPARKED 8
 #define MAXDEAL 112
 #define MAXOTHERS 8
+#define MAXCHOSEN 2
 #define DEADLINE_EVERY 4096
 
 static inline uint64_t mix64(uint64_t h) {
@@ -123,13 +125,13 @@ static uint32_t stacks_push(Stacks *t, uint32_t id, int rank) {
 /* ------------------------------------------------------------------ states */
 
 typedef struct {
-    uint32_t stack;
+    uint32_t stack[MAXCHOSEN]; /* 0 for a column not chosen */
     uint8_t dealt, nparked;
     uint8_t parked[MAXPARKED]; /* sorted; unused entries 0 */
     uint8_t on[RANKS];
     uint32_t tag; /* part of the hash, never 0 in a filled slot */
 } Key;
-_Static_assert(sizeof(Key) == 32, "a key is 32 bytes, compared whole");
+_Static_assert(sizeof(Key) == 36, "a key is 36 bytes, compared whole");
 
 /* A state: its key, and what the key determines but leaves out (the free
  * cards left are those at the start, less the piles' cards that are neither
@@ -147,7 +149,7 @@ typedef struct {
 } Seen;
 
 static uint64_t hash_key(const Key *k) {
-    uint64_t h = 0x9E3779B97F4A7C15ULL * (k->stack + 1);
+    uint64_t h = 0x9E3779B97F4A7C15ULL * (k->stack[0] + 1) + 0xC2B2AE3D27D4EB4FULL * k->stack[1];
     const uint8_t *b = &k->dealt;
     size_t n = offsetof(Key, tag) - offsetof(Key, dealt);
     for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001B3ULL;
@@ -189,10 +191,11 @@ static int seen_add(Seen *t, Key *key) {
 
 typedef struct {
     int prev[RANKS], slots[RANKS];
-    uint8_t deal[MAXDEAL];
+    int k; /* columns chosen */
+    uint8_t deal[MAXDEAL], deal_column[MAXDEAL], deal_opened[MAXDEAL], deal_places[MAXDEAL];
     int n;
     int later[RANKS];
-    int dealing_opened, dealing_places, after_opened, after_places, parking_back;
+    int after_opened, after_places, parking_back;
     /* the room (docs/solver.md, "Room to park"); has_room 0 in Salic Law */
     int has_room, on0[RANKS], own[RANKS], other_free[RANKS], order[RANKS], norder;
     int nothers, other[MAXOTHERS][RANKS];
@@ -322,8 +325,8 @@ static int todo_push(Todo *t, const Node *node) {
 enum { CLEARED, BLOCKED, CUT_SHORT, FAILED };
 
 /* RelaxedGame.clears, state for state. */
-static int clears(const Game *g, const uint8_t *stack, int nstack, const int *on, const int *free_cards,
-                  long long max_states, double deadline, long long *visited) {
+static int clears(const Game *g, uint8_t stack[MAXCHOSEN][MAXDEAL], const int *nstack, const int *on,
+                  const int *free_cards, long long max_states, double deadline, long long *visited) {
     Stacks stacks;
     Seen seen = {calloc(1 << 10, sizeof(Key)), 1 << 10, 0};
     Todo todo = {NULL, 0, 0};
@@ -331,21 +334,25 @@ static int clears(const Game *g, const uint8_t *stack, int nstack, const int *on
     if (stacks_init(&stacks) || !seen.slots) goto done;
     Node start;
     memset(&start, 0, sizeof start);
-    for (int i = 0; i < nstack; i++) {
-        start.key.stack = stacks_push(&stacks, start.key.stack, stack[i]);
-        if (start.key.stack == UINT32_MAX) goto done;
+    for (int c = 0; c < g->k; c++) {
+        for (int i = 0; i < nstack[c]; i++) {
+            start.key.stack[c] = stacks_push(&stacks, start.key.stack[c], stack[c][i]);
+            if (start.key.stack[c] == UINT32_MAX) goto done;
+        }
     }
     for (int r = 0; r < RANKS; r++) {
         start.key.on[r] = (uint8_t)on[r];
         start.free[r] = (uint8_t)free_cards[r];
     }
     if (todo_push(&todo, &start)) goto done;
-    Node succ[3 + 2 * MAXPARKED];
+    Node succ[2 * MAXCHOSEN + 2 * MAXPARKED + 1];
     while (todo.n) {
         Node node = todo.items[--todo.n];
         Key *k = &node.key;
         int after = k->dealt >= g->n;
-        if (after && !k->stack && !k->nparked) {
+        int empty = (k->stack[0] == 0) + (g->k > 1 && k->stack[1] == 0);
+        int any = empty < g->k; /* a chosen column still has cards */
+        if (after && !any && !k->nparked) {
             result = CLEARED;
             goto done;
         }
@@ -364,10 +371,10 @@ static int clears(const Game *g, const uint8_t *stack, int nstack, const int *on
                 goto done;
             }
         }
-        int opened = after ? g->after_opened : g->dealing_opened;
-        int places = after ? g->after_places : g->dealing_places;
-        if (after && k->stack && g->has_room) {
-            int room = room_places(g, node.own_up);
+        int opened = after ? g->after_opened : g->deal_opened[k->dealt];
+        int places = after ? g->after_places : g->deal_places[k->dealt];
+        if (after && any && g->has_room) {
+            int room = room_places(g, node.own_up) + empty; /* an emptied chosen column */
             if (k->nparked > room) continue;
             if (room < places) places = room;
         }
@@ -385,11 +392,12 @@ static int clears(const Game *g, const uint8_t *stack, int nstack, const int *on
         }
         if (forced) continue;
         int ns = 0;
-        if (k->stack) {
-            int rank = stacks.last[k->stack];
+        for (int c = 0; c < g->k; c++) {
+            if (!k->stack[c]) continue;
+            int rank = stacks.last[k->stack[c]];
             Node *next = &succ[ns];
             if (up(g, &node, rank, opened, 0, next)) {
-                next->key.stack = stacks.parent[k->stack];
+                next->key.stack[c] = stacks.parent[k->stack[c]];
                 ns++;
             }
         }
@@ -402,21 +410,23 @@ static int clears(const Game *g, const uint8_t *stack, int nstack, const int *on
                 ns++;
             }
         }
-        if (k->stack && k->nparked < places && k->nparked < MAXPARKED) {
+        for (int c = 0; c < g->k && k->nparked < places && k->nparked < MAXPARKED; c++) {
+            if (!k->stack[c]) continue;
             Node *next = &succ[ns++];
             *next = node;
-            park(&next->key, stacks.last[k->stack]);
-            next->key.stack = stacks.parent[k->stack];
+            park(&next->key, stacks.last[k->stack[c]]);
+            next->key.stack[c] = stacks.parent[k->stack[c]];
         }
         if (!after) {
             Node *next = &succ[ns++];
+            int c = g->deal_column[k->dealt];
             *next = node;
-            next->key.stack = stacks_push(&stacks, k->stack, g->deal[k->dealt]);
-            if (next->key.stack == UINT32_MAX) goto done;
+            next->key.stack[c] = stacks_push(&stacks, k->stack[c], g->deal[k->dealt]);
+            if (next->key.stack[c] == UINT32_MAX) goto done;
             next->key.dealt++;
             if (next->key.dealt == g->n)
                 for (int r = 0; r < RANKS; r++) next->free[r] = (uint8_t)(next->free[r] + g->later[r]);
-            if (g->parking_back && !k->stack) {
+            if (g->parking_back && !k->stack[0]) {
                 /* a parked card may go back onto the emptied column (Salic Law) */
                 for (int i = 0; i < k->nparked; i++) {
                     int rank = k->parked[i];
@@ -424,8 +434,8 @@ static int clears(const Game *g, const uint8_t *stack, int nstack, const int *on
                     Node *back = &succ[ns++];
                     *back = node;
                     unpark(&back->key, i);
-                    back->key.stack = stacks_push(&stacks, 0, rank);
-                    if (back->key.stack == UINT32_MAX) goto done;
+                    back->key.stack[0] = stacks_push(&stacks, 0, rank);
+                    if (back->key.stack[0] == UINT32_MAX) goto done;
                 }
             }
         }
@@ -492,26 +502,61 @@ static PyObject *relaxed_clears(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     Game g;
     memset(&g, 0, sizeof g);
-    int stack[MAXDEAL], deal[MAXDEAL], on[RANKS], free_cards[RANKS], limits[2], after[2];
-    Py_ssize_t nstack, ndeal;
+    int deal[MAXDEAL], columns[MAXDEAL], on[RANKS], free_cards[RANKS], after[2];
+    int stack[MAXCHOSEN][MAXDEAL], nstack[MAXCHOSEN] = {0}, limits[MAXDEAL][2];
+    Py_ssize_t ndeal, ncolumns, nlimits, cards = 0;
     if (read_attr(relaxed, "prev", g.prev, RANKS, -1, RANKS - 1, NULL) ||
         read_attr(relaxed, "slots", g.slots, RANKS, 0, 255, NULL) ||
-        read_attr(relaxed, "stack", stack, MAXDEAL, 1, RANKS - 1, &nstack) ||
         read_attr(relaxed, "deal", deal, MAXDEAL, 1, RANKS - 1, &ndeal) ||
         read_attr(relaxed, "on", on, RANKS, 0, 255, NULL) ||
         read_attr(relaxed, "free", free_cards, RANKS, 0, 255, NULL) ||
         read_attr(relaxed, "later", g.later, RANKS, 0, 255, NULL) ||
-        read_attr(relaxed, "dealing_limits", limits, 2, 0, 255, NULL) ||
         read_attr(relaxed, "after_limits", after, 2, 0, 255, NULL))
         return NULL;
-    if (nstack + ndeal > MAXDEAL) {
-        PyErr_SetString(PyExc_ValueError, "the column has more cards than a pack");
+    /* the chosen columns' stacks, and per card to deal its column and limits */
+    PyObject *rows = PyObject_GetAttrString(relaxed, "stacks");
+    if (!rows) return NULL;
+    PyObject *seq = PySequence_Tuple(rows);
+    Py_DECREF(rows);
+    if (!seq) return NULL;
+    g.k = (int)PyTuple_GET_SIZE(seq);
+    int bad = g.k < 1 || g.k > MAXCHOSEN;
+    if (bad) PyErr_Format(PyExc_ValueError, "stacks has %d entries, expected 1 to %d", g.k, MAXCHOSEN);
+    for (int c = 0; c < g.k && !bad; c++) {
+        Py_ssize_t n;
+        bad = read_ints(PyTuple_GET_ITEM(seq, c), "stacks", stack[c], MAXDEAL, 1, RANKS - 1, &n);
+        nstack[c] = (int)n;
+        cards += n;
+    }
+    Py_DECREF(seq);
+    if (bad) return NULL;
+    if (read_attr(relaxed, "deal_columns", columns, MAXDEAL, 0, g.k - 1, &ncolumns)) return NULL;
+    rows = PyObject_GetAttrString(relaxed, "deal_limits");
+    if (!rows) return NULL;
+    seq = PySequence_Tuple(rows);
+    Py_DECREF(rows);
+    if (!seq) return NULL;
+    nlimits = PyTuple_GET_SIZE(seq);
+    for (Py_ssize_t i = 0; i < nlimits && i < MAXDEAL && !bad; i++)
+        bad = read_ints(PyTuple_GET_ITEM(seq, i), "deal_limits", limits[i], 2, 0, 255, NULL);
+    Py_DECREF(seq);
+    if (bad) return NULL;
+    if (ncolumns != ndeal || nlimits != ndeal) {
+        PyErr_Format(PyExc_ValueError, "deal has %zd cards, deal_columns %zd and deal_limits %zd", ndeal, ncolumns,
+                     nlimits);
         return NULL;
     }
-    for (Py_ssize_t i = 0; i < ndeal; i++) g.deal[i] = (uint8_t)deal[i];
+    if (cards + ndeal > MAXDEAL) {
+        PyErr_SetString(PyExc_ValueError, "the chosen columns have more cards than a pack");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < ndeal; i++) {
+        g.deal[i] = (uint8_t)deal[i];
+        g.deal_column[i] = (uint8_t)columns[i];
+        g.deal_opened[i] = (uint8_t)limits[i][0];
+        g.deal_places[i] = (uint8_t)limits[i][1];
+    }
     g.n = (int)ndeal;
-    g.dealing_opened = limits[0];
-    g.dealing_places = limits[1];
     g.after_opened = after[0];
     g.after_places = after[1];
     PyObject *back = PyObject_GetAttrString(relaxed, "parking_back");
@@ -543,10 +588,11 @@ static PyObject *relaxed_clears(PyObject *Py_UNUSED(self), PyObject *args) {
     } else {
         Py_DECREF(room);
     }
-    uint8_t stack8[MAXDEAL];
-    for (Py_ssize_t i = 0; i < nstack; i++) stack8[i] = (uint8_t)stack[i];
+    uint8_t stack8[MAXCHOSEN][MAXDEAL];
+    for (int c = 0; c < g.k; c++)
+        for (int i = 0; i < nstack[c]; i++) stack8[c][i] = (uint8_t)stack[c][i];
     long long visited = 0;
-    int result = clears(&g, stack8, (int)nstack, on, free_cards, max_states, deadline, &visited);
+    int result = clears(&g, stack8, nstack, on, free_cards, max_states, deadline, &visited);
     free(g.sets);
     if (result == FAILED) return PyErr_Occurred() ? NULL : PyErr_NoMemory();
     PyObject *verdict = result == CLEARED ? Py_True : result == BLOCKED ? Py_False : Py_None;

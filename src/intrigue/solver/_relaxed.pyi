@@ -3,12 +3,13 @@ from typing import Protocol
 class _Game(Protocol):
     prev: tuple[int, ...]
     slots: tuple[int, ...]
-    stack: tuple[int, ...]
+    stacks: tuple[tuple[int, ...], ...]
     deal: tuple[int, ...]
+    deal_columns: tuple[int, ...]
+    deal_limits: tuple[tuple[int, int], ...]
     on: tuple[int, ...]
     free: tuple[int, ...]
     later: list[int]
-    dealing_limits: tuple[int, int]
     after_limits: tuple[int, int]
     parking_back: bool
     room_counts: list[list[int]] | None

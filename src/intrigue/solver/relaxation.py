@@ -20,6 +20,8 @@ it; and a parked card that a pile wants goes up at once.
 This is what proves the manual deals that stick in their first long column,
 such as Salic Law 7228, whose first 40 cards all land on column 1: the
 exhaustive search cannot tell the countless ways to play the rest apart.
+Where no single column is blocked, two columns kept exact together may be
+(Intrigue 6913: columns 1 and 2), when one waits for cards buried in the other.
 Faerie Queen, whose cards build down on one another, is not covered.
 """
 
@@ -47,8 +49,8 @@ compiled game keeps about 100 bytes a state (5 GB at this limit); a monster
 column needs millions (Intrigue 3661: 20 million)."""
 
 
-_State = tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
-# (cards of the column dealt so far, its stack, the parked cards,
+_State = tuple[int, tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+# (cards of the chosen columns dealt so far, their stacks, the parked cards,
 #  cards on the piles per rank, free cards per rank)
 
 
@@ -72,13 +74,14 @@ def blocked_column(
     max_states: int = COLUMN_TEST_STATES,
     deadline: float | None = None,
     native: bool = True,
-) -> int | None:
-    """A column whose cards can never all reach the piles, if the test finds one.
+) -> tuple[int, ...] | None:
+    """A column, or two, whose cards can never all reach the piles, if the
+    test finds one.
 
-    The 1-based number counts the open columns first, then those that bases
-    still in the stock will open.  ``None`` means no proof (every column can be
-    cleared in the relaxed game, or ``max_states`` or ``deadline``, a
-    :func:`time.monotonic` value, cut the test short); it never means "won".
+    The 1-based numbers count the open columns first, then those that bases
+    still in the stock will open.  ``None`` means no proof (every column and
+    pair can be cleared in the relaxed game, or ``max_states`` or ``deadline``,
+    a :func:`time.monotonic` value, cut the test short); it never means "won".
     ``native=False`` plays the relaxed games in Python even where the compiled
     ones are built (the two visit the same states).
     """
@@ -110,12 +113,12 @@ def column_test(
     max_states: int = COLUMN_TEST_STATES,
     deadline: float | None = None,
     native: bool = True,
-) -> int | None:
+) -> tuple[int, ...] | None:
     """:func:`blocked_column` of a position given as ranks: each open column
     above its base, the cards on the piles per rank (``on[rank]``), and the
-    stock, next card first."""
+    stock, next card first.  Each game gets at most half of the states left."""
     left = max_states
-    for number, relaxed in relaxed_games(tables, columns, on, stock):
+    for numbers, relaxed in relaxed_games(tables, columns, on, stock, pairs=True):
         budget = max(1, min(left, max_states // 2))
         if native and NATIVE:
             cleared, used = _relaxed.clears(relaxed, budget, deadline)
@@ -123,17 +126,24 @@ def column_test(
             cleared, used = relaxed.clears(budget, deadline)
         left -= used
         if cleared is False:
-            return number
+            return numbers
         if left <= 0 or (deadline is not None and time.monotonic() > deadline):
             return None
     return None
 
 
 def relaxed_games(
-    tables: Tables, columns: Sequence[Sequence[int]], on: Sequence[int], stock: Sequence[int]
-) -> Iterator[tuple[int, RelaxedGame]]:
+    tables: Tables,
+    columns: Sequence[Sequence[int]],
+    on: Sequence[int],
+    stock: Sequence[int],
+    *,
+    pairs: bool = False,
+) -> Iterator[tuple[tuple[int, ...], RelaxedGame]]:
     """Each column's relaxed game (arguments as for :func:`column_test`), with
-    the column's number, largest column first; none where cards build down."""
+    the column's number, largest column first; then with ``pairs`` (where vacant
+    columns wait for the pack) each pair's, the largest columns' first; none
+    where cards build down."""
     if tables.build_down:
         return
     # What every column's relaxed game starts from: the cards per rank that are
@@ -144,10 +154,18 @@ def relaxed_games(
             loose[rank] += 1
     bases = len(columns) + sum(1 for r in stock if r == tables.base_rank)
     layout = _columns_of(tables, columns, stock)
-    for column in sorted(layout, key=lambda c: -len(c.stack) - len(c.deal)):
-        if column.stack or column.deal:
-            others = [c for c in layout if c is not column]
-            yield column.number, RelaxedGame(tables, loose, bases, on, column, others)
+    chosen = sorted(
+        (c for c in layout if c.stack or c.deal), key=lambda c: -len(c.stack) - len(c.deal)
+    )
+    for column in chosen:
+        others = [c for c in layout if c is not column]
+        yield (column.number,), RelaxedGame(tables, loose, bases, on, [column], others)
+    if pairs and not tables.vacant_any_time:
+        for i, first in enumerate(chosen):
+            for second in chosen[i + 1 :]:
+                others = [c for c in layout if c is not first and c is not second]
+                game = RelaxedGame(tables, loose, bases, on, [first, second], others)
+                yield game.numbers, game
 
 
 def _columns_of(
@@ -174,8 +192,16 @@ def _columns_of(
 
 
 class RelaxedGame:
-    """The relaxed game of one column (piles as counts per rank, as in
-    :mod:`intrigue.solver.rules`)."""
+    """The relaxed game of one column, or of two kept exact together (piles as
+    counts per rank, as in :mod:`intrigue.solver.rules`).
+
+    With two columns every other card is still free; the two columns' cards
+    arrive in deal order, each on its own column, and both must be cleared.
+    Every real line is still a relaxed line (docs/solver.md, "Two columns"),
+    and the game can see what one column cannot: a column whose cards wait
+    for cards buried in the other.  Two columns only where vacant columns
+    wait for the pack (not Salic Law).
+    """
 
     def __init__(
         self,
@@ -183,42 +209,51 @@ class RelaxedGame:
         loose: Sequence[int],
         bases: int,
         on: Sequence[int],
-        column: _Column,
+        chosen: Sequence[_Column],
         others: Sequence[_Column] = (),
     ) -> None:
+        chosen = sorted(chosen, key=lambda c: c.number)  # in deal order
+        if not 1 <= len(chosen) <= 2 or (len(chosen) > 1 and tables.vacant_any_time):
+            raise ValueError("a relaxed game keeps one column, or two where vacant columns wait")
+        self.numbers = tuple(c.number for c in chosen)
         self.prev = tables.prev
         self.slots = tables.slots
-        self.stack = column.stack
-        self.deal = column.deal
+        self.stacks = tuple(c.stack for c in chosen)
+        self.deal = tuple(r for c in chosen for r in c.deal)
+        self.deal_columns = tuple(i for i, c in enumerate(chosen) for _ in c.deal)
+        # The cards dealt after the last card of the chosen columns are free
+        # only once it is dealt; those dealt between them, at once.
+        dealers = [c for c in chosen if c.deal]
+        later = dealers[-1].later if dealers else ()
         free = list(loose)
-        for rank in (*column.stack, *column.deal, *column.later):
+        for rank in (*(r for c in chosen for r in (*c.stack, *c.deal)), *later):
             free[rank] -= 1
         self.free = tuple(free)
-        self.later = [0] * 14
-        for rank in column.later:
-            self.later[rank] += 1
+        self.later = _counts(later)
         self.on = tuple(on)
         bounded = tables.open_rule != OPEN_ANY  # Glencoe's rule is narrower still
-        # (most piles of a kind open, parking places) while cards come onto the
-        # column, and after: a card waits on a vacant column, alone, and while
-        # the column has cards only the other columns are vacant.
-        self.dealing_limits = (
-            column.bases if bounded else 99,
-            column.bases - 1 if tables.vacant_any_time else 0,
+        # (most piles of a kind open, parking places) while each card comes onto
+        # its column, and after: a card waits on a vacant column, alone, and
+        # while a column has cards it is not vacant.
+        self.deal_limits = tuple(
+            (c.bases if bounded else 99, c.bases - 1 if tables.vacant_any_time else 0)
+            for c in chosen
+            for _ in c.deal
         )
         self.after_limits = (bases if bounded else 99, max(0, bases - 1))
         self.parking_back = tables.vacant_any_time
         # Where vacant columns wait for the pack, each other column only ever
         # holds cards of its own or one moved card, so it is vacant only once
         # its own cards are all up (docs/solver.md, "Room to park").
-        self.room_of = None if tables.vacant_any_time else (tables, on, column, others)
+        own = _Column(0, 0, tuple(r for c in chosen for r in c.stack), self.deal, ())
+        self.room_of = None if tables.vacant_any_time else (tables, on, own, others)
         self.room: _Room | None = None  # built when first needed: most tests never park
         # What the compiled game builds its room from: the piles at the start,
-        # the column's own cards and each other column's, per rank.
+        # the chosen columns' own cards and each other column's, per rank.
         self.room_counts = (
             None
             if self.room_of is None
-            else [list(on), _counts((*column.stack, *column.deal))]
+            else [list(on), _counts((*own.stack, *own.deal))]
             + [_counts((*other.stack, *other.deal)) for other in others]
         )
 
@@ -257,16 +292,16 @@ class RelaxedGame:
         return tuple(new_on), tuple(new_free)
 
     def clears(self, max_states: int, deadline: float | None) -> tuple[bool | None, int]:
-        """(whether the column's cards can all go up, states visited); None if cut short."""
+        """(whether the columns' cards can all go up, states visited); None if cut short."""
         deal, n = self.deal, len(self.deal)
         up = self._up
         seen: set[_State] = set()
-        todo: list[_State] = [(0, self.stack, (), self.on, self.free)]
+        todo: list[_State] = [(0, self.stacks, (), self.on, self.free)]
         while todo:
             state = todo.pop()
-            dealt, stack, parked, on, free = state
+            dealt, stacks, parked, on, free = state
             after = dealt >= n
-            if after and not stack and not parked:
+            if after and not parked and not any(stacks):
                 return True, len(seen)
             if state in seen:
                 continue
@@ -275,11 +310,12 @@ class RelaxedGame:
                 deadline is not None and not len(seen) % 4096 and time.monotonic() > deadline
             ):
                 return None, len(seen)
-            opened, places = self.after_limits if after else self.dealing_limits
-            if after and stack and self.room_of is not None:
+            opened, places = self.after_limits if after else self.deal_limits[dealt]
+            if after and any(stacks) and self.room_of is not None:
                 if self.room is None:
                     self.room = _Room(*self.room_of)
-                room = self.room.places(stack, parked)
+                room = self.room.places(tuple(r for s in stacks for r in s), parked)
+                room += sum(1 for s in stacks if not s)  # an emptied chosen column
                 if len(parked) > room:
                     continue  # more cards parked than columns that can be vacant
                 places = min(places, room)
@@ -291,31 +327,35 @@ class RelaxedGame:
                 if after or self.prev[rank]:
                     got = up(on, free, rank, opened, True)
                     if got is not None:
-                        forced = (dealt, stack, _without(parked, rank), *got)
+                        forced = (dealt, stacks, _without(parked, rank), *got)
                         break
             if forced is not None:
                 todo.append(forced)
                 continue
             successors: list[_State] = []
-            if stack:
-                got = up(on, free, stack[-1], opened, False)
-                if got is not None:
-                    successors.append((dealt, stack[:-1], parked, *got))
+            for i, stack in enumerate(stacks):
+                if stack:
+                    got = up(on, free, stack[-1], opened, False)
+                    if got is not None:
+                        successors.append((dealt, _popped(stacks, i), parked, *got))
             for rank in sorted(set(parked)):
                 got = up(on, free, rank, opened, False)
                 if got is not None:
-                    successors.append((dealt, stack, _without(parked, rank), *got))
-            if stack and len(parked) < places:
-                successors.append(
-                    (dealt, stack[:-1], tuple(sorted((*parked, stack[-1]))), on, free)
-                )
+                    successors.append((dealt, stacks, _without(parked, rank), *got))
+            if len(parked) < places:
+                for i, stack in enumerate(stacks):
+                    if stack:
+                        parks = tuple(sorted((*parked, stack[-1])))
+                        successors.append((dealt, _popped(stacks, i), parks, on, free))
             if not after:
                 more = free if dealt + 1 < n else self._add_later(free)
-                successors.append((dealt + 1, (*stack, deal[dealt]), parked, on, more))
-                if self.parking_back and not stack:
+                i = self.deal_columns[dealt]
+                dealt_onto = (*stacks[:i], (*stacks[i], deal[dealt]), *stacks[i + 1 :])
+                successors.append((dealt + 1, dealt_onto, parked, on, more))
+                if self.parking_back and not stacks[0]:
                     # A parked card may go back onto the emptied column (Salic Law).
                     for rank in sorted(set(parked)):
-                        successors.append((dealt, (rank,), _without(parked, rank), on, free))
+                        successors.append((dealt, ((rank,),), _without(parked, rank), on, free))
             todo.extend(reversed(successors))
         return False, len(seen)
 
@@ -396,6 +436,10 @@ def _counts(ranks: Sequence[int]) -> list[int]:
     for rank in ranks:
         count[rank] += 1
     return count
+
+
+def _popped(stacks: tuple[tuple[int, ...], ...], i: int) -> tuple[tuple[int, ...], ...]:
+    return (*stacks[:i], stacks[i][:-1], *stacks[i + 1 :])
 
 
 def _without(cards: tuple[int, ...], rank: int) -> tuple[int, ...]:

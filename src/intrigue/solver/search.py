@@ -122,9 +122,10 @@ class SolveResult:
     :meth:`intrigue.game.Game.play` reach a won position.  ``best`` is the
     most cards on the piles in any position the search reached: for "lost"
     that is exactly the most cards that can be brought to the piles, unless
-    ``blocked`` is set.  ``blocked`` is the column that the column test
-    (:mod:`intrigue.solver.relaxation`) found can never be cleared, when that
-    is what proved the loss; ``best`` is then only a lower bound.
+    ``blocked`` is set.  ``blocked`` is the column, or the two columns, that
+    the column test (:mod:`intrigue.solver.relaxation`) found can never be
+    cleared, when that is what proved the loss; ``best`` is then only a lower
+    bound.
     """
 
     verdict: Verdict
@@ -132,7 +133,7 @@ class SolveResult:
     nodes: int
     seconds: float
     best: int | None = None
-    blocked: int | None = None
+    blocked: tuple[int, ...] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The ``intrigue solve --json`` shape of INTERFACE.md (plus ``best``)."""
@@ -142,7 +143,7 @@ class SolveResult:
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
             "best": self.best,
-            "blocked": self.blocked,
+            "blocked": None if self.blocked is None else list(self.blocked),
         }
 
 
@@ -213,7 +214,7 @@ def solve(
         return None if max_nodes is None else min(part * max_nodes // 8, max_nodes - used)
 
     def finish(
-        verdict: Verdict, moves: tuple[Move, ...] | None, blocked: int | None = None
+        verdict: Verdict, moves: tuple[Move, ...] | None, blocked: tuple[int, ...] | None = None
     ) -> SolveResult:
         if moves is not None:
             replay(position, moves)
@@ -221,7 +222,7 @@ def solve(
             on_progress(used)
         return SolveResult(verdict, moves, used, time.perf_counter() - started, best, blocked)
 
-    def column_proof() -> int | None:
+    def column_proof() -> tuple[int, ...] | None:
         # Half the limit, in states: a relaxed state costs about what a position does.
         if not column_test:
             return None

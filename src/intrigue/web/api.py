@@ -15,7 +15,7 @@ from __future__ import annotations
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any, Generic, Literal, Protocol, TypeVar
 
@@ -81,7 +81,7 @@ class SolveOutcome(Protocol):
     @property
     def nodes(self) -> int: ...
     @property
-    def blocked(self) -> int | None: ...
+    def blocked(self) -> tuple[int, ...] | None: ...
 
 
 K = TypeVar("K")
@@ -362,15 +362,16 @@ def _hint_text(position: Position, move: Move) -> str:
     return f"Move the {card} from column {move.source} to column {move.target}."
 
 
-def _blocked_text(position: Position, column: int) -> str:
+def _blocked_text(position: Position, columns: Sequence[int]) -> str:
     """Why a column-test loss is lost, in words (docs/solver.md, "The column test")."""
-    coming = column - len(position.columns)
-    if coming <= 0:
-        where = f"column {column}"
-    else:
-        base = RANK_WORDS[position.variant.base_rank].title()
-        nth = {1: "next", 2: "second", 3: "third"}.get(coming, f"{coming}th")
-        where = (
-            f"the column the {nth} {base} {'will' if coming == 1 else 'still to come will'} open"
-        )
-    return f"the cards of {where} can never all reach the piles."
+    names = []
+    for column in columns:
+        coming = column - len(position.columns)
+        if coming <= 0:
+            names.append(f"column {column}")
+        else:
+            base = RANK_WORDS[position.variant.base_rank].title()
+            nth = {1: "next", 2: "second", 3: "third"}.get(coming, f"{coming}th")
+            will = "will" if coming == 1 else "still to come will"
+            names.append(f"the column the {nth} {base} {will} open")
+    return f"the cards of {' and '.join(names)} can never all reach the piles."
