@@ -120,7 +120,7 @@ def test_two_columns_can_be_blocked_where_neither_is_alone() -> None:
     # Each column clears with every other card free, but not the two together:
     # what each needs lies under what the other needs.
     position = Position.from_order("intrigue", ids("QD 5H 3H 5S 2S QH 7C 4H 8S 6S 6H"), "manual")
-    games = list(relaxed_games(*as_ranks(position), pairs=True))
+    games = list(relaxed_games(*as_ranks(position), together=2))
     assert [numbers for numbers, _ in games] == [(2,), (1,), (1, 2)]
     assert [game.clears(10**6, None)[0] for _, game in games] == [True, True, False]
     assert blocked_column(position) == (1, 2)
@@ -132,7 +132,7 @@ def test_salic_law_keeps_one_column_at_a_time() -> None:
     # A card parked on the newest column while it is empty is covered by the
     # next cards dealt, which the two-column game does not follow.
     position = Position.start("salic-law", 7228, "manual")
-    games = list(relaxed_games(*as_ranks(position), pairs=True))
+    games = list(relaxed_games(*as_ranks(position), together=2))
     assert games and all(len(numbers) == 1 for numbers, _ in games)
 
 

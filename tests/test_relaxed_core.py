@@ -21,11 +21,13 @@ from test_relaxation import small_deals
 needs_relaxed = pytest.mark.skipif(not NATIVE, reason="the compiled relaxed game is not built")
 
 
-def both(position: Position, budget: int) -> list[tuple[tuple[int, ...], object, object]]:
+def both(
+    position: Position, budget: int, together: int = 3
+) -> list[tuple[tuple[int, ...], object, object]]:
     from intrigue.solver import _relaxed
 
     out = []
-    for numbers, game in relaxed_games(*as_ranks(position), pairs=True):
+    for numbers, game in relaxed_games(*as_ranks(position), together=together):
         out.append((numbers, game.clears(budget, None), _relaxed.clears(game, budget, None)))
     return out
 
@@ -54,9 +56,21 @@ def test_compiled_relaxed_game_on_the_published_losses(game: str, deal: int) -> 
     # Long columns, the room to park (Glencoe, Laggard Lady), Salic Law's parking
     # while dealing: each relaxed game the same, and the blocked column the same.
     position = Position.start(game, deal, "manual")
-    for numbers, python, native in both(position, 60_000):
+    for numbers, python, native in both(position, 60_000, together=1):
         assert native == python, f"columns {numbers}"
     assert blocked_column(position) == blocked_column(position, native=False) == (1,)
+
+
+@needs_relaxed
+def test_compiled_relaxed_game_of_a_pair_on_a_real_deal() -> None:
+    # Intrigue 6724's column 4 (49 cards) with columns 5 and 1: each pair clears,
+    # after the same number of states in both games.
+    from intrigue.solver import _relaxed
+
+    games = dict(relaxed_games(*as_ranks(Position.start("intrigue", 6724, "manual")), together=2))
+    for numbers, states in (((4, 5), 107_733), ((1, 4), 33_023)):
+        game = games[numbers]
+        assert game.clears(10**6, None) == _relaxed.clears(game, 10**6, None) == (True, states)
 
 
 @needs_relaxed
@@ -75,7 +89,7 @@ def test_a_deadline_cuts_the_compiled_game_short() -> None:
         ({"prev": (0,) * 13}, ValueError),
         ({"stacks": [(20,)]}, ValueError),
         ({"stacks": []}, ValueError),
-        ({"stacks": [(), (), ()]}, ValueError),
+        ({"stacks": [()] * 4}, ValueError),
         ({"deal": (0,)}, ValueError),
         ({"deal_columns": (1,) * 54}, ValueError),
         ({"deal_limits": ((1, 2, 3),) * 54}, ValueError),

@@ -7,8 +7,8 @@
  * tests/test_relaxation.py checks that both visit the same number of states
  * with the same answer, column by column, on random positions of every game.
  *
- * A state is (cards of the chosen columns dealt -- one column, or two kept
- * exact together -- their stacks, the parked cards sorted,
+ * A state is (cards of the chosen columns dealt -- one column, or two or
+ * three kept exact together -- their stacks, the parked cards sorted,
  * the cards on the piles per rank, the free cards per rank), as in Python; the
  * stack is a node of a trie of stacks (a stack is its parent plus a card on
  * top), so states are fixed-size and stored whole: "cannot clear" stays
@@ -26,7 +26,7 @@
 #define MAXPARKED 8
 #define MAXDEAL 112
 #define MAXOTHERS 8
-#define MAXCHOSEN 2
+#define MAXCHOSEN 3
 #define DEADLINE_EVERY 4096
 
 static inline uint64_t mix64(uint64_t h) {
@@ -131,7 +131,7 @@ typedef struct {
     uint8_t on[RANKS];
     uint32_t tag; /* part of the hash, never 0 in a filled slot */
 } Key;
-_Static_assert(sizeof(Key) == 36, "a key is 36 bytes, compared whole");
+_Static_assert(sizeof(Key) == 40, "a key is 40 bytes, compared whole");
 
 /* A state: its key, and what the key determines but leaves out (the free
  * cards left are those at the start, less the piles' cards that are neither
@@ -149,7 +149,9 @@ typedef struct {
 } Seen;
 
 static uint64_t hash_key(const Key *k) {
-    uint64_t h = 0x9E3779B97F4A7C15ULL * (k->stack[0] + 1) + 0xC2B2AE3D27D4EB4FULL * k->stack[1];
+    static const uint64_t odd[MAXCHOSEN] = {0x9E3779B97F4A7C15ULL, 0xC2B2AE3D27D4EB4FULL, 0x165667B19E3779F9ULL};
+    uint64_t h = 0;
+    for (int c = 0; c < MAXCHOSEN; c++) h += odd[c] * (k->stack[c] + 1);
     const uint8_t *b = &k->dealt;
     size_t n = offsetof(Key, tag) - offsetof(Key, dealt);
     for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001B3ULL;
@@ -350,7 +352,8 @@ static int clears(const Game *g, uint8_t stack[MAXCHOSEN][MAXDEAL], const int *n
         Node node = todo.items[--todo.n];
         Key *k = &node.key;
         int after = k->dealt >= g->n;
-        int empty = (k->stack[0] == 0) + (g->k > 1 && k->stack[1] == 0);
+        int empty = 0;
+        for (int c = 0; c < g->k; c++) empty += k->stack[c] == 0;
         int any = empty < g->k; /* a chosen column still has cards */
         if (after && !any && !k->nparked) {
             result = CLEARED;

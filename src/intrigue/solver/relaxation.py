@@ -30,6 +30,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import combinations
 
 from intrigue.cards import RANK_OF
 from intrigue.position import Position
@@ -47,6 +48,13 @@ COLUMN_TEST_STATES = 50_000_000 if NATIVE else 1_000_000
 """Default limit on the relaxed states the test visits, over all columns.  The
 compiled game keeps about 100 bytes a state (5 GB at this limit); a monster
 column needs millions (Intrigue 3661: 20 million)."""
+
+TOGETHER = 3
+"""The most columns a relaxed game keeps exact together (``_relaxed.c``'s MAXCHOSEN)."""
+
+COLUMN_TEST_SHARE = 2 if NATIVE else 16
+"""``solve`` gives the test ``max_nodes // COLUMN_TEST_SHARE`` states: a compiled
+state costs about what a position does, a Python one some 30 times more."""
 
 
 _State = tuple[int, tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
@@ -118,7 +126,7 @@ def column_test(
     above its base, the cards on the piles per rank (``on[rank]``), and the
     stock, next card first.  Each game gets at most half of the states left."""
     left = max_states
-    for numbers, relaxed in relaxed_games(tables, columns, on, stock, pairs=True):
+    for numbers, relaxed in relaxed_games(tables, columns, on, stock, together=TOGETHER):
         budget = max(1, min(left, max_states // 2))
         if native and NATIVE:
             cleared, used = _relaxed.clears(relaxed, budget, deadline)
@@ -138,16 +146,16 @@ def relaxed_games(
     on: Sequence[int],
     stock: Sequence[int],
     *,
-    pairs: bool = False,
+    together: int = 1,
 ) -> Iterator[tuple[tuple[int, ...], RelaxedGame]]:
-    """Each column's relaxed game (arguments as for :func:`column_test`), with
-    the column's number, largest column first; then with ``pairs`` (where vacant
-    columns wait for the pack) each pair's, the largest columns' first; none
-    where cards build down."""
+    """The relaxed games (arguments as for :func:`column_test`) of each column,
+    largest first, then (where vacant columns wait for the pack) of each set of
+    up to ``together`` columns, the largest columns' first, with the columns'
+    numbers; none where cards build down."""
     if tables.build_down:
         return
-    # What every column's relaxed game starts from: the cards per rank that are
-    # not on the piles yet (its own, and the free ones), and the bases in all.
+    # What every relaxed game starts from: the cards per rank that are not on
+    # the piles yet (its own, and the free ones), and the bases in all.
     loose = [0] * 14
     for rank in (*(r for col in columns for r in col), *stock):
         if tables.prev[rank] >= 0:
@@ -157,15 +165,12 @@ def relaxed_games(
     chosen = sorted(
         (c for c in layout if c.stack or c.deal), key=lambda c: -len(c.stack) - len(c.deal)
     )
-    for column in chosen:
-        others = [c for c in layout if c is not column]
-        yield (column.number,), RelaxedGame(tables, loose, bases, on, [column], others)
-    if pairs and not tables.vacant_any_time:
-        for i, first in enumerate(chosen):
-            for second in chosen[i + 1 :]:
-                others = [c for c in layout if c is not first and c is not second]
-                game = RelaxedGame(tables, loose, bases, on, [first, second], others)
-                yield game.numbers, game
+    largest = 1 if tables.vacant_any_time else min(together, TOGETHER)
+    for size in range(1, largest + 1):
+        for kept in combinations(chosen, size):
+            others = [c for c in layout if c not in kept]
+            game = RelaxedGame(tables, loose, bases, on, kept, others)
+            yield game.numbers, game
 
 
 def _columns_of(
@@ -192,15 +197,15 @@ def _columns_of(
 
 
 class RelaxedGame:
-    """The relaxed game of one column, or of two kept exact together (piles as
-    counts per rank, as in :mod:`intrigue.solver.rules`).
+    """The relaxed game of one column, or of two or three kept exact together
+    (piles as counts per rank, as in :mod:`intrigue.solver.rules`).
 
-    With two columns every other card is still free; the two columns' cards
-    arrive in deal order, each on its own column, and both must be cleared.
-    Every real line is still a relaxed line (docs/solver.md, "Two columns"),
-    and the game can see what one column cannot: a column whose cards wait
-    for cards buried in the other.  Two columns only where vacant columns
-    wait for the pack (not Salic Law).
+    With more than one column every other card is still free; the chosen
+    columns' cards arrive in deal order, each on its own column, and all must be
+    cleared.  Every real line is still a relaxed line (docs/solver.md, "Two
+    columns"), and the game can see what one column cannot: a column whose
+    cards wait for cards buried in another.  More than one column only where
+    vacant columns wait for the pack (not Salic Law).
     """
 
     def __init__(
@@ -213,8 +218,10 @@ class RelaxedGame:
         others: Sequence[_Column] = (),
     ) -> None:
         chosen = sorted(chosen, key=lambda c: c.number)  # in deal order
-        if not 1 <= len(chosen) <= 2 or (len(chosen) > 1 and tables.vacant_any_time):
-            raise ValueError("a relaxed game keeps one column, or two where vacant columns wait")
+        if not 1 <= len(chosen) <= TOGETHER or (len(chosen) > 1 and tables.vacant_any_time):
+            raise ValueError(
+                f"a relaxed game keeps one column, or up to {TOGETHER} where vacant columns wait"
+            )
         self.numbers = tuple(c.number for c in chosen)
         self.prev = tables.prev
         self.slots = tables.slots

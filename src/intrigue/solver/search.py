@@ -38,7 +38,7 @@ from intrigue.game import Game
 from intrigue.notation import Move
 from intrigue.position import Position
 from intrigue.solver.narrower import solve_narrower
-from intrigue.solver.relaxation import COLUMN_TEST_STATES, blocked_column
+from intrigue.solver.relaxation import COLUMN_TEST_SHARE, COLUMN_TEST_STATES, blocked_column
 from intrigue.solver.rollouts import SEED, Rollouts
 from intrigue.solver.rules import Tables, tables_for
 from intrigue.solver.state import (
@@ -223,10 +223,10 @@ def solve(
         return SolveResult(verdict, moves, used, time.perf_counter() - started, best, blocked)
 
     def column_proof() -> tuple[int, ...] | None:
-        # Half the limit, in states: a relaxed state costs about what a position does.
+        # A share of the limit, in states (a compiled one costs about a position).
         if not column_test:
             return None
-        states = COLUMN_TEST_STATES if max_nodes is None else max_nodes // 2
+        states = COLUMN_TEST_STATES if max_nodes is None else max_nodes // COLUMN_TEST_SHARE
         states = max(1, min(states, COLUMN_TEST_STATES))
         return blocked_column(position, max_states=states, deadline=deadline, native=native)
 
