@@ -47,103 +47,8 @@
 
 /* ------------------------------------------------------------------ columns */
 
-/* The trie of column contents.  Node 0 is the empty column; node k > 0 is the
- * content of node parent[k] with type last[k] on top.  children maps
- * (parent << 5 | type) + 1 to a node, by open addressing. */
-typedef struct {
-    uint32_t *parent;
-    uint8_t *last;
-    uint32_t count, room;
-    uint64_t *child_key;
-    uint32_t *child_id;
-    size_t child_cap;
-} Trie;
-
-static inline uint64_t mix64(uint64_t h) {
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53ULL;
-    h ^= h >> 33;
-    return h;
-}
-
-static int trie_init(Trie *t) {
-    memset(t, 0, sizeof *t);
-    t->room = 1 << 10;
-    t->count = 1;
-    t->parent = malloc(t->room * sizeof(uint32_t));
-    t->last = malloc(t->room);
-    t->child_cap = 1 << 11;
-    t->child_key = calloc(t->child_cap, sizeof(uint64_t));
-    t->child_id = malloc(t->child_cap * sizeof(uint32_t));
-    if (!t->parent || !t->last || !t->child_key || !t->child_id) return -1;
-    t->parent[0] = 0;
-    t->last[0] = 0;
-    return 0;
-}
-
-static void trie_free(Trie *t) {
-    free(t->parent);
-    free(t->last);
-    free(t->child_key);
-    free(t->child_id);
-}
-
-static int trie_grow_children(Trie *t) {
-    size_t cap = t->child_cap * 2;
-    uint64_t *keys = calloc(cap, sizeof(uint64_t));
-    uint32_t *ids = malloc(cap * sizeof(uint32_t));
-    if (!keys || !ids) {
-        free(keys);
-        free(ids);
-        return -1;
-    }
-    for (size_t k = 0; k < t->child_cap; k++) {
-        uint64_t key = t->child_key[k];
-        if (!key) continue;
-        size_t idx = (size_t)mix64(key) & (cap - 1);
-        while (keys[idx]) idx = (idx + 1) & (cap - 1);
-        keys[idx] = key;
-        ids[idx] = t->child_id[k];
-    }
-    free(t->child_key);
-    free(t->child_id);
-    t->child_key = keys;
-    t->child_id = ids;
-    t->child_cap = cap;
-    return 0;
-}
-
-/* The node of content `id` with type `type` on top (made if new); NO_COLUMN
- * when out of memory.  Looking up a content already met never allocates. */
-static uint32_t trie_child(Trie *t, uint32_t id, int type) {
-    uint64_t key = ((uint64_t)id << 5 | (uint64_t)type) + 1;
-    size_t mask = t->child_cap - 1;
-    size_t idx = (size_t)mix64(key) & mask;
-    while (t->child_key[idx]) {
-        if (t->child_key[idx] == key) return t->child_id[idx];
-        idx = (idx + 1) & mask;
-    }
-    if (t->count == t->room) {
-        if (t->room >= 0x80000000u) return NO_COLUMN;
-        uint32_t room = t->room * 2;
-        uint32_t *parent = realloc(t->parent, room * sizeof(uint32_t));
-        if (!parent) return NO_COLUMN;
-        t->parent = parent;
-        uint8_t *last = realloc(t->last, room);
-        if (!last) return NO_COLUMN;
-        t->last = last;
-        t->room = room;
-    }
-    uint32_t node = t->count++;
-    t->parent[node] = id;
-    t->last[node] = (uint8_t)type;
-    t->child_key[idx] = key;
-    t->child_id[idx] = node;
-    if ((size_t)t->count * 2 >= t->child_cap && trie_grow_children(t)) return NO_COLUMN;
-    return node;
-}
+/* Column contents are nodes of a trie (_trie.h): a column is one int. */
+#include "_trie.h"
 
 /* ------------------------------------------------------------------ state */
 
@@ -213,7 +118,7 @@ static int play(State *s, int code) {
         if (effect >= 0) {
             int last = s->ncols - 1;
             uint32_t id = trie_child(s->trie, s->cid[last], effect);
-            if (id == NO_COLUMN || log_push(s, OP_DEAL)) return -1;
+            if (id == TRIE_FULL || log_push(s, OP_DEAL)) return -1;
             s->cid[last] = id;
             s->col[last][s->len[last]++] = (uint8_t)effect;
         } else {
@@ -229,7 +134,7 @@ static int play(State *s, int code) {
     } else {
         int i = (code - COLUMN_MOVE) >> 3, j = (code - COLUMN_MOVE) & 7;
         uint32_t id = trie_child(s->trie, s->cid[j], top(s, i));
-        if (id == NO_COLUMN || log_push(s, OP_COLUMN + 16 * i + j)) return -1;
+        if (id == TRIE_FULL || log_push(s, OP_COLUMN + 16 * i + j)) return -1;
         s->cid[j] = id;
         s->cid[i] = s->trie->parent[s->cid[i]];
         s->col[j][s->len[j]++] = s->col[i][--s->len[i]];
@@ -540,7 +445,7 @@ static int key_after(State *s, int code, int safe_moves, Key *key) {
     uint32_t cid[MAXCOLS];
     memcpy(cid, s->cid, sizeof cid);
     cid[j] = trie_child(s->trie, cid[j], top(s, i));
-    if (cid[j] == NO_COLUMN) return -1;
+    if (cid[j] == TRIE_FULL) return -1;
     cid[i] = s->trie->parent[cid[i]];
     make_key(s, cid, key);
     return 1;
@@ -869,7 +774,7 @@ static int load_state(PyObject *obj, State *s, Trie *trie) {
                 return -1;
             }
             s->cid[i] = trie_child(s->trie, s->cid[i], t);
-            if (s->cid[i] == NO_COLUMN) {
+            if (s->cid[i] == TRIE_FULL) {
                 Py_DECREF(cols);
                 PyErr_NoMemory();
                 return -1;

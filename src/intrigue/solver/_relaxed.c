@@ -29,98 +29,8 @@
 #define MAXCHOSEN 3
 #define DEADLINE_EVERY 4096
 
-static inline uint64_t mix64(uint64_t h) {
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53ULL;
-    h ^= h >> 33;
-    return h;
-}
-
-/* ------------------------------------------------------------------ stacks */
-
-typedef struct {
-    uint32_t *parent;
-    uint8_t *last;
-    uint32_t count, room;
-    uint64_t *child_key; /* (parent << 4 | rank) + 1; 0 marks an empty slot */
-    uint32_t *child_id;
-    size_t child_cap;
-} Stacks;
-
-static int stacks_init(Stacks *t) {
-    t->room = 1 << 10;
-    t->count = 1; /* node 0: the empty stack */
-    t->child_cap = 1 << 11;
-    t->parent = malloc(t->room * sizeof(uint32_t));
-    t->last = malloc(t->room);
-    t->child_key = calloc(t->child_cap, sizeof(uint64_t));
-    t->child_id = malloc(t->child_cap * sizeof(uint32_t));
-    if (!t->parent || !t->last || !t->child_key || !t->child_id) return -1;
-    t->parent[0] = 0;
-    t->last[0] = 0;
-    return 0;
-}
-
-static void stacks_free(Stacks *t) {
-    free(t->parent);
-    free(t->last);
-    free(t->child_key);
-    free(t->child_id);
-}
-
-static int stacks_grow(Stacks *t) {
-    size_t cap = t->child_cap * 2;
-    uint64_t *keys = calloc(cap, sizeof(uint64_t));
-    uint32_t *ids = malloc(cap * sizeof(uint32_t));
-    if (!keys || !ids) {
-        free(keys);
-        free(ids);
-        return -1;
-    }
-    for (size_t k = 0; k < t->child_cap; k++) {
-        if (!t->child_key[k]) continue;
-        size_t idx = (size_t)mix64(t->child_key[k]) & (cap - 1);
-        while (keys[idx]) idx = (idx + 1) & (cap - 1);
-        keys[idx] = t->child_key[k];
-        ids[idx] = t->child_id[k];
-    }
-    free(t->child_key);
-    free(t->child_id);
-    t->child_key = keys;
-    t->child_id = ids;
-    t->child_cap = cap;
-    return 0;
-}
-
-/* The stack `id` with `rank` on top; UINT32_MAX when out of memory. */
-static uint32_t stacks_push(Stacks *t, uint32_t id, int rank) {
-    uint64_t key = ((uint64_t)id << 4 | (uint64_t)rank) + 1;
-    size_t mask = t->child_cap - 1, idx = (size_t)mix64(key) & mask;
-    while (t->child_key[idx]) {
-        if (t->child_key[idx] == key) return t->child_id[idx];
-        idx = (idx + 1) & mask;
-    }
-    if (t->count == t->room) {
-        if (t->room >= 0x40000000u) return UINT32_MAX;
-        uint32_t room = t->room * 2;
-        uint32_t *parent = realloc(t->parent, room * sizeof(uint32_t));
-        if (!parent) return UINT32_MAX;
-        t->parent = parent;
-        uint8_t *last = realloc(t->last, room);
-        if (!last) return UINT32_MAX;
-        t->last = last;
-        t->room = room;
-    }
-    uint32_t node = t->count++;
-    t->parent[node] = id;
-    t->last[node] = (uint8_t)rank;
-    t->child_key[idx] = key;
-    t->child_id[idx] = node;
-    if ((size_t)t->count * 2 >= t->child_cap && stacks_grow(t)) return UINT32_MAX;
-    return node;
-}
+/* A column's stack is a node of a trie of stacks (_trie.h): one int. */
+#include "_trie.h"
 
 /* ------------------------------------------------------------------ states */
 
@@ -329,17 +239,17 @@ enum { CLEARED, BLOCKED, CUT_SHORT, FAILED };
 /* RelaxedGame.clears, state for state. */
 static int clears(const Game *g, uint8_t stack[MAXCHOSEN][MAXDEAL], const int *nstack, const int *on,
                   const int *free_cards, long long max_states, double deadline, long long *visited) {
-    Stacks stacks;
+    Trie stacks;
     Seen seen = {calloc(1 << 10, sizeof(Key)), 1 << 10, 0};
     Todo todo = {NULL, 0, 0};
     int result = FAILED;
-    if (stacks_init(&stacks) || !seen.slots) goto done;
+    if (trie_init(&stacks) || !seen.slots) goto done;
     Node start;
     memset(&start, 0, sizeof start);
     for (int c = 0; c < g->k; c++) {
         for (int i = 0; i < nstack[c]; i++) {
-            start.key.stack[c] = stacks_push(&stacks, start.key.stack[c], stack[c][i]);
-            if (start.key.stack[c] == UINT32_MAX) goto done;
+            start.key.stack[c] = trie_child(&stacks, start.key.stack[c], stack[c][i]);
+            if (start.key.stack[c] == TRIE_FULL) goto done;
         }
     }
     for (int r = 0; r < RANKS; r++) {
@@ -424,8 +334,8 @@ static int clears(const Game *g, uint8_t stack[MAXCHOSEN][MAXDEAL], const int *n
             Node *next = &succ[ns++];
             int c = g->deal_column[k->dealt];
             *next = node;
-            next->key.stack[c] = stacks_push(&stacks, k->stack[c], g->deal[k->dealt]);
-            if (next->key.stack[c] == UINT32_MAX) goto done;
+            next->key.stack[c] = trie_child(&stacks, k->stack[c], g->deal[k->dealt]);
+            if (next->key.stack[c] == TRIE_FULL) goto done;
             next->key.dealt++;
             if (next->key.dealt == g->n)
                 for (int r = 0; r < RANKS; r++) next->free[r] = (uint8_t)(next->free[r] + g->later[r]);
@@ -437,8 +347,8 @@ static int clears(const Game *g, uint8_t stack[MAXCHOSEN][MAXDEAL], const int *n
                     Node *back = &succ[ns++];
                     *back = node;
                     unpark(&back->key, i);
-                    back->key.stack[0] = stacks_push(&stacks, 0, rank);
-                    if (back->key.stack[0] == UINT32_MAX) goto done;
+                    back->key.stack[0] = trie_child(&stacks, 0, rank);
+                    if (back->key.stack[0] == TRIE_FULL) goto done;
                 }
             }
         }
@@ -448,7 +358,7 @@ static int clears(const Game *g, uint8_t stack[MAXCHOSEN][MAXDEAL], const int *n
     result = BLOCKED;
 done:
     *visited = (long long)seen.count;
-    stacks_free(&stacks);
+    trie_free(&stacks);
     free(seen.slots);
     free(todo.items);
     return result;
