@@ -46,7 +46,7 @@ _Static_assert(sizeof(Key) == 40, "a key is 40 bytes, compared whole");
 /* A state: its key, and what the key determines but leaves out (the free
  * cards left are those at the start, less the piles' cards that are neither
  * the column's nor there at the start; the column's cards up are those dealt
- * less those on it and parked), so that the key is 32 bytes. */
+ * less those on it and parked), so that the key is 40 bytes. */
 typedef struct {
     Key key;
     uint8_t free[RANKS];
