@@ -124,7 +124,8 @@ def column_test(
 ) -> tuple[int, ...] | None:
     """:func:`blocked_column` of a position given as ranks: each open column
     above its base, the cards on the piles per rank (``on[rank]``), and the
-    stock, next card first.  Each game gets at most half of the states left."""
+    stock, next card first.  Each game gets at most half of ``max_states``, and
+    no more than are left."""
     left = max_states
     for numbers, relaxed in relaxed_games(tables, columns, on, stock, together=TOGETHER):
         budget = max(1, min(left, max_states // 2))
