@@ -481,11 +481,11 @@ static PyObject *relaxed_clears(PyObject *Py_UNUSED(self), PyObject *args) {
     if (!room) return NULL;
     if (room != Py_None) {
         /* (cards on the piles at the start, the column's own, then each other column's) */
-        PyObject *seq = PySequence_Tuple(room);
+        seq = PySequence_Tuple(room);
         Py_DECREF(room);
         if (!seq) return NULL;
         Py_ssize_t n = PyTuple_GET_SIZE(seq);
-        int bad = n < 2 || n > 2 + MAXOTHERS;
+        bad = n < 2 || n > 2 + MAXOTHERS;
         if (bad) PyErr_Format(PyExc_ValueError, "room_counts has %zd entries, expected 2 to %d", n, 2 + MAXOTHERS);
         if (!bad) bad = read_ints(PyTuple_GET_ITEM(seq, 0), "room_counts", g.on0, RANKS, 0, 255, NULL) ||
                         read_ints(PyTuple_GET_ITEM(seq, 1), "room_counts", g.own, RANKS, 0, 255, NULL);

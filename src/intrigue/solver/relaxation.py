@@ -83,12 +83,12 @@ def blocked_column(
     deadline: float | None = None,
     native: bool = True,
 ) -> tuple[int, ...] | None:
-    """A column, or two, whose cards can never all reach the piles, if the
-    test finds one.
+    """Columns (one, or up to ``TOGETHER`` kept together) whose cards can
+    never all reach the piles, if the test finds them.
 
     The 1-based numbers count the open columns first, then those that bases
     still in the stock will open.  ``None`` means no proof (every column and
-    pair can be cleared in the relaxed game, or ``max_states`` or ``deadline``,
+    set of columns can be cleared in the relaxed game, or ``max_states`` or ``deadline``,
     a :func:`time.monotonic` value, cut the test short); it never means "won".
     ``native=False`` plays the relaxed games in Python even where the compiled
     ones are built (the two visit the same states).
@@ -253,17 +253,16 @@ class RelaxedGame:
         # Where vacant columns wait for the pack, each other column only ever
         # holds cards of its own or one moved card, so it is vacant only once
         # its own cards are all up (docs/solver.md, "Room to park").
-        own = _Column(0, 0, tuple(r for c in chosen for r in c.stack), self.deal, ())
-        self.room_of = None if tables.vacant_any_time else (tables, on, own, others)
-        self.room: _Room | None = None  # built when first needed: most tests never park
-        # What the compiled game builds its room from: the piles at the start,
-        # the chosen columns' own cards and each other column's, per rank.
+        # What the room is reckoned from (here and in the compiled game): the
+        # piles at the start, the chosen columns' own cards and each other
+        # column's, per rank.
+        own = (*(r for c in chosen for r in c.stack), *self.deal)
         self.room_counts = (
             None
-            if self.room_of is None
-            else [list(on), _counts((*own.stack, *own.deal))]
-            + [_counts((*other.stack, *other.deal)) for other in others]
+            if tables.vacant_any_time
+            else [list(on), _counts(own)] + [_counts((*o.stack, *o.deal)) for o in others]
         )
+        self.room: _Room | None = None  # built when first needed: most tests never park
 
     def _up(
         self, on: tuple[int, ...], free: tuple[int, ...], rank: int, opened: int, direct: bool
@@ -319,9 +318,9 @@ class RelaxedGame:
             ):
                 return None, len(seen)
             opened, places = self.after_limits if after else self.deal_limits[dealt]
-            if after and any(stacks) and self.room_of is not None:
+            if after and any(stacks) and self.room_counts is not None:
                 if self.room is None:
-                    self.room = _Room(*self.room_of)
+                    self.room = _Room(self.prev, self.room_counts)
                 room = self.room.places(tuple(r for s in stacks for r in s), parked)
                 room += sum(1 for s in stacks if not s)  # an emptied chosen column
                 if len(parked) > room:
@@ -377,22 +376,13 @@ class _Room:
     be up together, given which of the column's cards are up (docs/solver.md,
     "Room to park")."""
 
-    def __init__(
-        self, tables: Tables, on: Sequence[int], column: _Column, others: Sequence[_Column]
-    ) -> None:
-        self.prev = tables.prev
+    def __init__(self, prev: Sequence[int], room_counts: Sequence[Sequence[int]]) -> None:
+        # room_counts: RelaxedGame.room_counts (piles, the chosen columns, each other).
+        self.prev = prev
+        on, own, *counts = room_counts
         self.on = tuple(on)
-        self.own = [0] * 14
-        for rank in (*column.stack, *column.deal):
-            self.own[rank] += 1
-        self.free = [0] * 14
-        counts = []
-        for other in others:
-            count = [0] * 14
-            for rank in (*other.stack, *other.deal):
-                count[rank] += 1
-                self.free[rank] += 1
-            counts.append(count)
+        self.own = list(own)
+        self.free = [sum(count[rank] for count in counts) for rank in range(14)]
         # Every set of other columns, largest first, as the cards it holds per
         # rank (each set's sums from those of the set without its first column).
         sums: list[list[int]] = [[0] * 14]

@@ -122,7 +122,7 @@ class SolveResult:
     :meth:`intrigue.game.Game.play` reach a won position.  ``best`` is the
     most cards on the piles in any position the search reached: for "lost"
     that is exactly the most cards that can be brought to the piles, unless
-    ``blocked`` is set.  ``blocked`` is the column, or the two columns, that
+    ``blocked`` is set.  ``blocked`` is the column, or the columns together, that
     the column test (:mod:`intrigue.solver.relaxation`) found can never be
     cleared, when that is what proved the loss; ``best`` is then only a lower
     bound.
