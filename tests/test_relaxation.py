@@ -128,12 +128,36 @@ def test_two_columns_can_be_blocked_where_neither_is_alone() -> None:
     assert solve(position).verdict == "lost"
 
 
-def test_salic_law_keeps_one_column_at_a_time() -> None:
-    # A card parked on the newest column while it is empty is covered by the
-    # next cards dealt, which the two-column game does not follow.
-    position = Position.start("salic-law", 7228, "manual")
-    games = list(relaxed_games(*as_ranks(position), together=2))
-    assert games and all(len(numbers) == 1 for numbers, _ in games)
+def test_salic_law_keeps_columns_together() -> None:
+    # Each column clears alone (its relaxed game sends up only its own Aces),
+    # but the two columns' three Aces need three piles, and two Kings open two.
+    position = Position.from_order("salic-law", ids("KD AC KC AD AC"), "manual")
+    games = dict(relaxed_games(*as_ranks(position), together=2))
+    assert [game.clears(10**6, None)[0] for game in games.values()] == [True, True, False]
+    assert blocked_column(position) == (1, 2)
+    assert brute_force(position) == "lost"
+    assert solve(position).verdict == "lost"
+
+
+def test_salic_law_moves_a_card_onto_an_emptied_chosen_column() -> None:
+    # 3H covers 2H in column 1; the only other column is column 2, one of the
+    # pair: the pair's game must let 3H wait there (once AC is up, or before,
+    # under AC), where it has no other place at all.
+    position = Position.from_order("salic-law", ids("KD 2H 3H KC AC"), "manual")
+    pair = dict(relaxed_games(*as_ranks(position), together=2))[(1, 2)]
+    assert pair.after_limits[1] == 0 and all(places == 0 for _, places in pair.deal_limits)
+    assert pair.clears(10**6, None)[0] is True
+    assert blocked_column(position) is None
+    assert brute_force(position) == "won"
+
+
+def test_salic_law_columns_kept_together_on_a_real_deal() -> None:
+    # Salic Law 2268 (19 cards up at most in 100 million positions): every
+    # column and pair clears, columns 1, 2 and 3 (6, 29 and 37 cards) do not.
+    position = Position.start("salic-law", 2268, "manual")
+    games = dict(relaxed_games(*as_ranks(position), together=3))
+    assert all(games[numbers].clears(10**5, None)[0] for numbers in games if len(numbers) < 3)
+    assert blocked_column(position) == (1, 2, 3)
 
 
 def _blocked_and_truth(game: str, cards: str) -> tuple[tuple[int, ...] | None, str]:

@@ -71,6 +71,10 @@ def test_compiled_relaxed_game_of_a_pair_on_a_real_deal() -> None:
     for numbers, states in (((4, 5), 107_733), ((1, 4), 33_023)):
         game = games[numbers]
         assert game.clears(10**6, None) == _relaxed.clears(game, 10**6, None) == (True, states)
+    # Salic Law 2268's columns 2 and 3, which take cards from each other.
+    games = dict(relaxed_games(*as_ranks(Position.start("salic-law", 2268, "manual")), together=2))
+    game = games[(2, 3)]
+    assert game.clears(10**6, None) == _relaxed.clears(game, 10**6, None) == (True, 3367)
 
 
 @needs_relaxed

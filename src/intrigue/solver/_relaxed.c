@@ -106,6 +106,7 @@ typedef struct {
     int k; /* columns chosen */
     uint8_t deal[MAXDEAL], deal_column[MAXDEAL], deal_opened[MAXDEAL], deal_places[MAXDEAL];
     int n;
+    int opens_at[MAXCHOSEN]; /* cards dealt before each chosen column counts as open */
     int later[RANKS];
     int after_opened, after_places, parking_back;
     /* the room (docs/solver.md, "Room to park"); has_room 0 in Salic Law */
@@ -257,7 +258,7 @@ static int clears(const Game *g, uint8_t stack[MAXCHOSEN][MAXDEAL], const int *n
         start.free[r] = (uint8_t)free_cards[r];
     }
     if (todo_push(&todo, &start)) goto done;
-    Node succ[2 * MAXCHOSEN + 2 * MAXPARKED + 1];
+    Node succ[2 * MAXCHOSEN + 2 * MAXPARKED + 1 + MAXCHOSEN * (MAXPARKED + MAXCHOSEN)];
     while (todo.n) {
         Node node = todo.items[--todo.n];
         Key *k = &node.key;
@@ -295,7 +296,7 @@ static int clears(const Game *g, uint8_t stack[MAXCHOSEN][MAXDEAL], const int *n
         int forced = 0;
         for (int i = 0; i < k->nparked && !forced; i++) {
             int rank = k->parked[i];
-            if (!(after || g->prev[rank])) continue;
+            if (!(after || (g->prev[rank] && !g->parking_back))) continue;
             Node next;
             if (up(g, &node, rank, opened, 1, &next)) {
                 unpark(&next.key, i);
@@ -339,17 +340,28 @@ static int clears(const Game *g, uint8_t stack[MAXCHOSEN][MAXDEAL], const int *n
             next->key.dealt++;
             if (next->key.dealt == g->n)
                 for (int r = 0; r < RANKS; r++) next->free[r] = (uint8_t)(next->free[r] + g->later[r]);
-            if (g->parking_back && !k->stack[0]) {
-                /* a parked card may go back onto the emptied column (Salic Law) */
-                for (int i = 0; i < k->nparked; i++) {
-                    int rank = k->parked[i];
-                    if (i && k->parked[i - 1] == rank) continue;
-                    Node *back = &succ[ns++];
-                    *back = node;
-                    unpark(&back->key, i);
-                    back->key.stack[0] = trie_child(&stacks, 0, rank);
-                    if (back->key.stack[0] == TRIE_FULL) goto done;
-                }
+        }
+        /* onto an emptied chosen column that is open (Salic Law): a parked card
+           (once all is dealt, only where another chosen column could use the
+           place), or another chosen column's top */
+        for (int j = 0; g->parking_back && j < g->k; j++) {
+            if (k->stack[j] || k->dealt < g->opens_at[j]) continue;
+            for (int i = 0; i < k->nparked && (!after || g->k > 1); i++) {
+                int rank = k->parked[i];
+                if (i && k->parked[i - 1] == rank) continue;
+                Node *back = &succ[ns++];
+                *back = node;
+                unpark(&back->key, i);
+                back->key.stack[j] = trie_child(&stacks, 0, rank);
+                if (back->key.stack[j] == TRIE_FULL) goto done;
+            }
+            for (int c = 0; c < g->k; c++) {
+                if (c == j || !k->stack[c]) continue;
+                Node *moved = &succ[ns++];
+                *moved = node;
+                moved->key.stack[c] = stacks.parent[k->stack[c]];
+                moved->key.stack[j] = trie_child(&stacks, 0, stacks.last[k->stack[c]]);
+                if (moved->key.stack[j] == TRIE_FULL) goto done;
             }
         }
         for (int i = ns - 1; i >= 0; i--)
@@ -470,6 +482,9 @@ static PyObject *relaxed_clears(PyObject *Py_UNUSED(self), PyObject *args) {
         g.deal_places[i] = (uint8_t)limits[i][1];
     }
     g.n = (int)ndeal;
+    for (int c = 0; c < g.k; c++) /* from its first card's deal on (RelaxedGame.opens_at) */
+        for (int i = (int)ndeal - 1; i >= 0; i--)
+            if (g.deal_column[i] == c) g.opens_at[c] = i;
     g.after_opened = after[0];
     g.after_places = after[1];
     PyObject *back = PyObject_GetAttrString(relaxed, "parking_back");

@@ -150,9 +150,8 @@ def relaxed_games(
     together: int = 1,
 ) -> Iterator[tuple[tuple[int, ...], RelaxedGame]]:
     """The relaxed games (arguments as for :func:`column_test`) of each column,
-    largest first, then (where vacant columns wait for the pack) of each set of
-    up to ``together`` columns, the largest columns' first, with the columns'
-    numbers; none where cards build down."""
+    largest first, then of each set of up to ``together`` columns, the largest
+    columns' first, with the columns' numbers; none where cards build down."""
     if tables.build_down:
         return
     # What every relaxed game starts from: the cards per rank that are not on
@@ -166,7 +165,7 @@ def relaxed_games(
     chosen = sorted(
         (c for c in layout if c.stack or c.deal), key=lambda c: -len(c.stack) - len(c.deal)
     )
-    largest = 1 if tables.vacant_any_time else min(together, TOGETHER)
+    largest = min(together, TOGETHER)
     for size in range(1, largest + 1):
         for kept in combinations(chosen, size):
             others = [c for c in layout if c not in kept]
@@ -205,8 +204,8 @@ class RelaxedGame:
     columns' cards arrive in deal order, each on its own column, and all must be
     cleared.  Every real line is still a relaxed line (docs/solver.md, "Two
     columns"), and the game can see what one column cannot: a column whose
-    cards wait for cards buried in another.  More than one column only where
-    vacant columns wait for the pack (not Salic Law).
+    cards wait for cards buried in another.  In Salic Law a card may also move
+    onto an emptied chosen column, where the cards dealt onto it later cover it.
     """
 
     def __init__(
@@ -219,10 +218,8 @@ class RelaxedGame:
         others: Sequence[_Column] = (),
     ) -> None:
         chosen = sorted(chosen, key=lambda c: c.number)  # in deal order
-        if not 1 <= len(chosen) <= TOGETHER or (len(chosen) > 1 and tables.vacant_any_time):
-            raise ValueError(
-                f"a relaxed game keeps one column, or up to {TOGETHER} where vacant columns wait"
-            )
+        if not 1 <= len(chosen) <= TOGETHER:
+            raise ValueError(f"a relaxed game keeps one to {TOGETHER} columns")
         self.numbers = tuple(c.number for c in chosen)
         self.prev = tables.prev
         self.slots = tables.slots
@@ -243,13 +240,26 @@ class RelaxedGame:
         # (most piles of a kind open, parking places) while each card comes onto
         # its column, and after: a card waits on a vacant column, alone, and
         # while a column has cards it is not vacant.
+        # Salic Law: the places are the other columns open, each holding at
+        # most one of the chosen columns' cards (a card moves only onto a
+        # vacant column); an emptied chosen column is a move of its own, as a
+        # card put there is covered by the cards dealt onto it later.
         self.deal_limits = tuple(
-            (c.bases if bounded else 99, c.bases - 1 if tables.vacant_any_time else 0)
-            for c in chosen
+            (c.bases if bounded else 99, c.bases - i - 1 if tables.vacant_any_time else 0)
+            for i, c in enumerate(chosen)
             for _ in c.deal
         )
-        self.after_limits = (bases if bounded else 99, max(0, bases - 1))
+        self.after_limits = (
+            bases if bounded else 99,
+            bases - len(chosen) if tables.vacant_any_time else max(0, bases - 1),
+        )
         self.parking_back = tables.vacant_any_time
+        # When each chosen column is open: from its first card's deal on (a
+        # column still to open counts as open from just before its base).
+        self.opens_at = tuple(
+            next((j for j, i in enumerate(self.deal_columns) if i == c), 0)
+            for c in range(len(chosen))
+        )
         # Where vacant columns wait for the pack, each other column only ever
         # holds cards of its own or one moved card, so it is vacant only once
         # its own cards are all up (docs/solver.md, "Room to park").
@@ -329,9 +339,11 @@ class RelaxedGame:
             # A parked card that a pile wants goes up at once (docs/solver.md);
             # while cards still come, a pile opened early could stand in the way
             # of another under the count rule, so openers are left to choose.
+            # Not while cards still come where a parked card can go back onto
+            # an emptied chosen column and be covered there (Salic Law).
             forced = None
             for rank in parked:
-                if after or self.prev[rank]:
+                if after or (self.prev[rank] and not self.parking_back):
                     got = up(on, free, rank, opened, True)
                     if got is not None:
                         forced = (dealt, stacks, _without(parked, rank), *got)
@@ -359,10 +371,23 @@ class RelaxedGame:
                 i = self.deal_columns[dealt]
                 dealt_onto = (*stacks[:i], (*stacks[i], deal[dealt]), *stacks[i + 1 :])
                 successors.append((dealt + 1, dealt_onto, parked, on, more))
-                if self.parking_back and not stacks[0]:
-                    # A parked card may go back onto the emptied column (Salic Law).
-                    for rank in sorted(set(parked)):
-                        successors.append((dealt, ((rank,),), _without(parked, rank), on, free))
+            if self.parking_back:
+                # A card may go onto an emptied chosen column that is open
+                # (Salic Law): a parked one (once the cards are all dealt,
+                # only where another chosen column could use the place), or
+                # another chosen column's top.
+                for j, stack in enumerate(stacks):
+                    if stack or dealt < self.opens_at[j]:
+                        continue
+                    if not after or len(stacks) > 1:
+                        for rank in sorted(set(parked)):
+                            onto = (*stacks[:j], (rank,), *stacks[j + 1 :])
+                            successors.append((dealt, onto, _without(parked, rank), on, free))
+                    for i, top in enumerate(stacks):
+                        if top and i != j:
+                            moved = list(_popped(stacks, i))
+                            moved[j] = (top[-1],)
+                            successors.append((dealt, tuple(moved), parked, on, free))
             todo.extend(reversed(successors))
         return False, len(seen)
 
