@@ -14,7 +14,14 @@ from cardlists import ids
 from intrigue.cards import DECK_SIZE, RANK_OF
 from intrigue.position import Position
 from intrigue.solver import solve
-from intrigue.solver.relaxation import as_ranks, blocked_column, column_test, relaxed_games
+from intrigue.solver.relaxation import (
+    NATIVE,
+    RelaxedGame,
+    as_ranks,
+    blocked_column,
+    column_test,
+    relaxed_games,
+)
 from intrigue.solver.rules import tables_for
 from intrigue.solver.state import SearchState
 from intrigue.variants import find_variant
@@ -158,6 +165,23 @@ def test_salic_law_columns_kept_together_on_a_real_deal() -> None:
     games = dict(relaxed_games(*as_ranks(position), together=3))
     assert all(games[numbers].clears(10**5, None)[0] for numbers in games if len(numbers) < 3)
     assert blocked_column(position) == (1, 2, 3)
+
+
+def test_four_columns_kept_together_on_a_real_deal() -> None:
+    # Salic Law 3820 (19 cards up at most): every set of up to three columns
+    # clears, and columns 1, 2, 4 and 5 together do not.
+    position = Position.start("salic-law", 3820, "manual")
+    games = dict(relaxed_games(*as_ranks(position), together=4))
+    assert all(_relaxed_clears(game, 10**6) for numbers, game in games.items() if len(numbers) < 4)
+    assert blocked_column(position, max_states=3_000_000) == (1, 2, 4, 5)
+
+
+def _relaxed_clears(game: RelaxedGame, states: int) -> bool | None:
+    if NATIVE:
+        from intrigue.solver import _relaxed
+
+        return _relaxed.clears(game, states, None)[0]
+    return game.clears(states, None)[0]
 
 
 def _blocked_and_truth(game: str, cards: str) -> tuple[tuple[int, ...] | None, str]:

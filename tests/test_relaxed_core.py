@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from intrigue.position import Position
-from intrigue.solver.relaxation import NATIVE, as_ranks, blocked_column, relaxed_games
+from intrigue.solver.relaxation import NATIVE, TOGETHER, as_ranks, blocked_column, relaxed_games
 from play import positions
 from test_relaxation import small_deals
 
@@ -22,7 +22,7 @@ needs_relaxed = pytest.mark.skipif(not NATIVE, reason="the compiled relaxed game
 
 
 def both(
-    position: Position, budget: int, together: int = 3
+    position: Position, budget: int, together: int = TOGETHER
 ) -> list[tuple[tuple[int, ...], object, object]]:
     from intrigue.solver import _relaxed
 
@@ -93,7 +93,7 @@ def test_a_deadline_cuts_the_compiled_game_short() -> None:
         ({"prev": (0,) * 13}, ValueError),
         ({"stacks": [(20,)]}, ValueError),
         ({"stacks": []}, ValueError),
-        ({"stacks": [()] * 4}, ValueError),
+        ({"stacks": [()] * 5}, ValueError),
         ({"deal": (0,)}, ValueError),
         ({"deal_columns": (1,) * 54}, ValueError),
         ({"deal_limits": ((1, 2, 3),) * 54}, ValueError),

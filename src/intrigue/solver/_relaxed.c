@@ -7,8 +7,8 @@
  * tests/test_relaxation.py checks that both visit the same number of states
  * with the same answer, column by column, on random positions of every game.
  *
- * A state is (cards of the chosen columns dealt -- one column, or two or
- * three kept exact together -- their stacks, the parked cards sorted,
+ * A state is (cards of the chosen columns dealt -- one column, or up to
+ * four kept exact together -- their stacks, the parked cards sorted,
  * the cards on the piles per rank, the free cards per rank), as in Python; the
  * stack is a node of a trie of stacks (a stack is its parent plus a card on
  * top), so states are fixed-size and stored whole: "cannot clear" stays
@@ -26,7 +26,7 @@
 #define MAXPARKED 8
 #define MAXDEAL 112
 #define MAXOTHERS 8
-#define MAXCHOSEN 3
+#define MAXCHOSEN 4
 #define DEADLINE_EVERY 4096
 
 /* A column's stack is a node of a trie of stacks (_trie.h): one int. */
@@ -41,12 +41,12 @@ typedef struct {
     uint8_t on[RANKS];
     uint32_t tag; /* part of the hash, never 0 in a filled slot */
 } Key;
-_Static_assert(sizeof(Key) == 40, "a key is 40 bytes, compared whole");
+_Static_assert(sizeof(Key) == 44, "a key is 44 bytes, compared whole");
 
 /* A state: its key, and what the key determines but leaves out (the free
  * cards left are those at the start, less the piles' cards that are neither
  * the column's nor there at the start; the column's cards up are those dealt
- * less those on it and parked), so that the key is 40 bytes. */
+ * less those on it and parked), so that the key is 44 bytes. */
 typedef struct {
     Key key;
     uint8_t free[RANKS];
@@ -59,7 +59,8 @@ typedef struct {
 } Seen;
 
 static uint64_t hash_key(const Key *k) {
-    static const uint64_t odd[MAXCHOSEN] = {0x9E3779B97F4A7C15ULL, 0xC2B2AE3D27D4EB4FULL, 0x165667B19E3779F9ULL};
+    static const uint64_t odd[MAXCHOSEN] = {0x9E3779B97F4A7C15ULL, 0xC2B2AE3D27D4EB4FULL, 0x165667B19E3779F9ULL,
+                                            0x27D4EB2F165667C5ULL};
     uint64_t h = 0;
     for (int c = 0; c < MAXCHOSEN; c++) h += odd[c] * (k->stack[c] + 1);
     const uint8_t *b = &k->dealt;

@@ -49,7 +49,7 @@ COLUMN_TEST_STATES = 50_000_000 if NATIVE else 1_000_000
 compiled game keeps about 120 bytes a state (6 GB at this limit); a monster
 column needs millions (Intrigue 3661: 20 million)."""
 
-TOGETHER = 3
+TOGETHER = 4
 """The most columns a relaxed game keeps exact together (``_relaxed.c``'s MAXCHOSEN)."""
 
 COLUMN_TEST_SHARE = 2 if NATIVE else 16
@@ -197,7 +197,7 @@ def _columns_of(
 
 
 class RelaxedGame:
-    """The relaxed game of one column, or of two or three kept exact together
+    """The relaxed game of one column, or of up to four kept exact together
     (piles as counts per rank, as in :mod:`intrigue.solver.rules`).
 
     With more than one column every other card is still free; the chosen
