@@ -11,18 +11,18 @@ from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
 
 from cardlists import ids
-from intrigue.cards import DECK_SIZE, RANK_OF
+from intrigue.cards import DECK_SIZE, RANK_OF, SUIT_OF
 from intrigue.position import Position
 from intrigue.solver import solve
 from intrigue.solver.relaxation import (
     NATIVE,
     RelaxedGame,
-    as_ranks,
+    as_types,
     blocked_column,
     column_test,
     relaxed_games,
 )
-from intrigue.solver.rules import tables_for
+from intrigue.solver.rules import N_TYPES, tables_for
 from intrigue.solver.state import SearchState
 from intrigue.variants import find_variant
 from play import random_position
@@ -127,7 +127,7 @@ def test_two_columns_can_be_blocked_where_neither_is_alone() -> None:
     # Each column clears with every other card free, but not the two together:
     # what each needs lies under what the other needs.
     position = Position.from_order("intrigue", ids("QD 5H 3H 5S 2S QH 7C 4H 8S 6S 6H"), "manual")
-    games = list(relaxed_games(*as_ranks(position), together=2))
+    games = list(relaxed_games(*as_types(position), together=2))
     assert [numbers for numbers, _ in games] == [(2,), (1,), (1, 2)]
     assert [game.clears(10**6, None)[0] for _, game in games] == [True, True, False]
     assert blocked_column(position) == (1, 2)
@@ -135,11 +135,32 @@ def test_two_columns_can_be_blocked_where_neither_is_alone() -> None:
     assert solve(position).verdict == "lost"
 
 
+def test_glencoe_opens_piles_by_suit() -> None:
+    # No Queen of spades is ever dealt, so 6S can never open a pile, nor 7H
+    # follow: the count rule (two Queens, two piles) does not see it, which is
+    # why Glencoe's relaxed games are played by suit as well; in Laggard Lady,
+    # whose count rule it is, the deal is won.
+    position = Position.from_order("glencoe", ids("QH QH 6S 7H"), "manual")
+    games = list(relaxed_games(*as_types(position)))
+    assert [(numbers, bool(game.after_bases_by_suit)) for numbers, game in games] == [
+        ((2,), False),
+        ((2,), True),
+    ]
+    assert [game.clears(10**5, None)[0] for _, game in games] == [True, False]
+    assert blocked_column(position) == (2,)
+    assert brute_force(position) == "lost"
+    twin = Position.from_order("laggard-lady", ids("QH QH 6S 7H"), "manual")
+    assert blocked_column(twin) is None and brute_force(twin) == "won"
+    # Once a Queen of spades comes, 6S may open a pile above it.
+    position = Position.from_order("glencoe", ids("QH 6S 7H QS"), "manual")
+    assert blocked_column(position) is None and brute_force(position) == "won"
+
+
 def test_salic_law_keeps_columns_together() -> None:
     # Each column clears alone (its relaxed game sends up only its own Aces),
     # but the two columns' three Aces need three piles, and two Kings open two.
     position = Position.from_order("salic-law", ids("KD AC KC AD AC"), "manual")
-    games = dict(relaxed_games(*as_ranks(position), together=2))
+    games = dict(relaxed_games(*as_types(position), together=2))
     assert [game.clears(10**6, None)[0] for game in games.values()] == [True, True, False]
     assert blocked_column(position) == (1, 2)
     assert brute_force(position) == "lost"
@@ -151,7 +172,7 @@ def test_salic_law_moves_a_card_onto_an_emptied_chosen_column() -> None:
     # pair: the pair's game must let 3H wait there (once AC is up, or before,
     # under AC), where it has no other place at all.
     position = Position.from_order("salic-law", ids("KD 2H 3H KC AC"), "manual")
-    pair = dict(relaxed_games(*as_ranks(position), together=2))[(1, 2)]
+    pair = dict(relaxed_games(*as_types(position), together=2))[(1, 2)]
     assert pair.after_limits[1] == 0 and all(places == 0 for _, places in pair.deal_limits)
     assert pair.clears(10**6, None)[0] is True
     assert blocked_column(position) is None
@@ -162,7 +183,7 @@ def test_salic_law_columns_kept_together_on_a_real_deal() -> None:
     # Salic Law 2268 (19 cards up at most in 100 million positions): every
     # column and pair clears, columns 1, 2 and 3 (6, 29 and 37 cards) do not.
     position = Position.start("salic-law", 2268, "manual")
-    games = dict(relaxed_games(*as_ranks(position), together=3))
+    games = dict(relaxed_games(*as_types(position), together=3))
     assert all(games[numbers].clears(10**5, None)[0] for numbers in games if len(numbers) < 3)
     assert blocked_column(position) == (1, 2, 3)
 
@@ -171,7 +192,7 @@ def test_four_columns_kept_together_on_a_real_deal() -> None:
     # Salic Law 3820 (19 cards up at most): every set of up to three columns
     # clears, and columns 1, 2, 4 and 5 together do not.
     position = Position.start("salic-law", 3820, "manual")
-    games = dict(relaxed_games(*as_ranks(position), together=4))
+    games = dict(relaxed_games(*as_types(position), together=4))
     assert all(_relaxed_clears(game, 10**6) for numbers, game in games.items() if len(numbers) < 4)
     assert blocked_column(position, max_states=3_000_000) == (1, 2, 4, 5)
 
@@ -211,10 +232,13 @@ def test_search_state_and_position_give_the_same_test(game: str, deal: int) -> N
     position = Position.start(game, deal, "manual")
     tables = tables_for(position.variant)
     state = SearchState(position, tables)
-    stock = [RANK_OF[c] for c in position.stock]
-    columns = [[tables.rank_of_type[t] for t in col] for col in state.cols]
+    stock = [tables.type_of[c] for c in position.stock]
+    bases = [col[0] for col in position.columns]
+    bases += [c for c in position.stock if RANK_OF[c] == tables.base_rank]
+    suits = [SUIT_OF[c] for c in bases]
     expected = blocked_column(position, max_states=50_000)
-    assert column_test(tables, columns, state.cnt[:14], stock, max_states=50_000) == expected
+    on = state.cnt[:N_TYPES]
+    assert column_test(tables, state.cols, on, stock, suits, max_states=50_000) == expected
 
 
 def test_salic_law_deals_stuck_in_their_first_column() -> None:

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from intrigue.position import Position
-from intrigue.solver.relaxation import NATIVE, TOGETHER, as_ranks, blocked_column, relaxed_games
+from intrigue.solver.relaxation import NATIVE, TOGETHER, as_types, blocked_column, relaxed_games
 from play import positions
 from test_relaxation import small_deals
 
@@ -27,7 +27,7 @@ def both(
     from intrigue.solver import _relaxed
 
     out = []
-    for numbers, game in relaxed_games(*as_ranks(position), together=together):
+    for numbers, game in relaxed_games(*as_types(position), together=together):
         out.append((numbers, game.clears(budget, None), _relaxed.clears(game, budget, None)))
     return out
 
@@ -67,12 +67,12 @@ def test_compiled_relaxed_game_of_a_pair_on_a_real_deal() -> None:
     # after the same number of states in both games.
     from intrigue.solver import _relaxed
 
-    games = dict(relaxed_games(*as_ranks(Position.start("intrigue", 6724, "manual")), together=2))
+    games = dict(relaxed_games(*as_types(Position.start("intrigue", 6724, "manual")), together=2))
     for numbers, states in (((4, 5), 107_733), ((1, 4), 33_023)):
         game = games[numbers]
         assert game.clears(10**6, None) == _relaxed.clears(game, 10**6, None) == (True, states)
     # Salic Law 2268's columns 2 and 3, which take cards from each other.
-    games = dict(relaxed_games(*as_ranks(Position.start("salic-law", 2268, "manual")), together=2))
+    games = dict(relaxed_games(*as_types(Position.start("salic-law", 2268, "manual")), together=2))
     game = games[(2, 3)]
     assert game.clears(10**6, None) == _relaxed.clears(game, 10**6, None) == (True, 3367)
 
@@ -81,7 +81,7 @@ def test_compiled_relaxed_game_of_a_pair_on_a_real_deal() -> None:
 def test_a_deadline_cuts_the_compiled_game_short() -> None:
     from intrigue.solver import _relaxed
 
-    numbers, game = next(relaxed_games(*as_ranks(Position.start("glencoe", 2257, "manual"))))
+    numbers, game = next(relaxed_games(*as_types(Position.start("glencoe", 2257, "manual"))))
     assert numbers == (1,)
     assert _relaxed.clears(game, 10**9, time.monotonic() - 1) == (None, 4096)
 
@@ -91,7 +91,11 @@ def test_a_deadline_cuts_the_compiled_game_short() -> None:
     ("change", "error"),
     [
         ({"prev": (0,) * 13}, ValueError),
-        ({"stacks": [(20,)]}, ValueError),
+        ({"stacks": [(22,)]}, ValueError),
+        ({"rank_of": (14,) * 22}, ValueError),
+        ({"suit_of": (4,) * 22}, ValueError),
+        ({"after_bases_by_suit": (2, 2, 2)}, ValueError),
+        ({"after_bases_by_suit": (2, 2, 2, 2), "deal_bases_by_suit": ()}, ValueError),
         ({"stacks": []}, ValueError),
         ({"stacks": [()] * 5}, ValueError),
         ({"deal": (0,)}, ValueError),
@@ -110,14 +114,14 @@ def test_a_deadline_cuts_the_compiled_game_short() -> None:
         ({"room_counts": [[0] * 14] * 11}, ValueError),
         ({"room_counts": [[0] * 14, [-1] * 14]}, ValueError),
         ({"free": None}, TypeError),
-        ({"later": ["a"] * 14}, TypeError),
+        ({"later": ["a"] * 22}, TypeError),
     ],
 )
 def test_a_malformed_game_raises(change: dict[str, object], error: type[Exception]) -> None:
     """The compiled game checks what it reads: bad input is an exception, never a crash."""
     from intrigue.solver import _relaxed
 
-    _, game = next(relaxed_games(*as_ranks(Position.start("glencoe", 4204, "manual"))))
+    _, game = next(relaxed_games(*as_types(Position.start("glencoe", 4204, "manual"))))
     fields = {name: getattr(game, name) for name in _FIELDS}
     bad = SimpleNamespace(**{**fields, **change})
     with pytest.raises(error):
@@ -126,6 +130,8 @@ def test_a_malformed_game_raises(change: dict[str, object], error: type[Exceptio
 
 _FIELDS = (
     "prev",
+    "rank_of",
+    "suit_of",
     "slots",
     "stacks",
     "deal",
@@ -137,4 +143,6 @@ _FIELDS = (
     "after_limits",
     "parking_back",
     "room_counts",
+    "deal_bases_by_suit",
+    "after_bases_by_suit",
 )

@@ -9,7 +9,7 @@
  *
  * A state is (cards of the chosen columns dealt -- one column, or up to
  * four kept exact together -- their stacks, the parked cards sorted,
- * the cards on the piles per rank, the free cards per rank), as in Python; the
+ * the cards on the piles per type, the free cards per type), as in Python; the
  * stack is a node of a trie of stacks (a stack is its parent plus a card on
  * top), so states are fixed-size and stored whole: "cannot clear" stays
  * exhaustive.
@@ -23,6 +23,7 @@
 #include <time.h>
 
 #define RANKS 14
+#define TYPES 22 /* ranks, and Glencoe's suited Fives and Sixes (rules.py) */
 #define MAXPARKED 8
 #define MAXDEAL 112
 #define MAXOTHERS 8
@@ -38,19 +39,19 @@ typedef struct {
     uint32_t stack[MAXCHOSEN]; /* 0 for a column not chosen */
     uint8_t dealt, nparked;
     uint8_t parked[MAXPARKED]; /* sorted; unused entries 0 */
-    uint8_t on[RANKS];
-    uint32_t tag; /* part of the hash, never 0 in a filled slot */
+    uint8_t on[TYPES]; /* per type, and Glencoe's openers under their rank too */
+    uint32_t tag;      /* part of the hash, never 0 in a filled slot */
 } Key;
-_Static_assert(sizeof(Key) == 44, "a key is 44 bytes, compared whole");
+_Static_assert(sizeof(Key) == 52, "a key is 52 bytes, compared whole");
 
 /* A state: its key, and what the key determines but leaves out (the free
  * cards left are those at the start, less the piles' cards that are neither
  * the column's nor there at the start; the column's cards up are those dealt
- * less those on it and parked), so that the key is 44 bytes. */
+ * less those on it and parked), so that the key is 52 bytes. */
 typedef struct {
     Key key;
-    uint8_t free[RANKS];
-    uint8_t own_up[RANKS]; /* for the room */
+    uint8_t free[TYPES];
+    uint8_t own_up[RANKS]; /* per rank, for the room */
 } Node;
 
 typedef struct {
@@ -103,12 +104,14 @@ static int seen_add(Seen *t, Key *key) {
 /* ------------------------------------------------------------------ the game */
 
 typedef struct {
-    int prev[RANKS], slots[RANKS];
+    int prev[TYPES], slots[TYPES], rank_of[TYPES], suit_of[TYPES];
     int k; /* columns chosen */
     uint8_t deal[MAXDEAL], deal_column[MAXDEAL], deal_opened[MAXDEAL], deal_places[MAXDEAL];
     int n;
     int opens_at[MAXCHOSEN]; /* cards dealt before each chosen column counts as open */
-    int later[RANKS];
+    int suited;              /* Glencoe: bases dealt of each suit, per card to deal and after */
+    uint8_t deal_by_suit[MAXDEAL][4], after_by_suit[4];
+    int later[TYPES];
     int after_opened, after_places, parking_back;
     /* the room (docs/solver.md, "Room to park"); has_room 0 in Salic Law */
     int has_room, on0[RANKS], own[RANKS], other_free[RANKS], order[RANKS], norder;
@@ -117,32 +120,59 @@ typedef struct {
     int nsets;
 } Game;
 
-/* RelaxedGame._up: the pile counts and free cards after `rank` goes up; 0 if it cannot. */
-static int up(const Game *g, const Node *node, int rank, int opened, int direct, Node *out) {
+/* RelaxedGame._opens: whether `card`, an opener, may open a pile now. */
+static int opens(const Game *g, const Key *k, int card, int opened, const uint8_t *by_suit) {
+    int rank = g->rank_of[card];
+    if (by_suit) return g->suit_of[card] >= 0 && k->on[rank] < g->slots[rank] && k->on[card] < by_suit[g->suit_of[card]];
+    int most = opened < g->slots[rank] ? opened : g->slots[rank];
+    return k->on[rank] < most;
+}
+
+/* RelaxedGame._up: each state after `card` goes up (up to four: Glencoe's free
+ * opener may be of any suit that may open), in out; how many. */
+static int up(const Game *g, const Node *node, int card, int opened, const uint8_t *by_suit, int direct,
+              Node *out) {
     const Key *k = &node->key;
-    int path[RANKS], np = 0, q = rank;
+    int path[RANKS], np = 0, q = card, opener = -1;
     for (;;) {
         int p = g->prev[q];
         if (p == 0) {
-            int most = opened < g->slots[q] ? opened : g->slots[q];
-            if (k->on[q] >= most) return 0;
+            opener = q;
             break;
         }
         if (k->on[p] > k->on[q]) break;
-        if (direct) return 0;
+        if (direct || np == RANKS) return 0;
         path[np++] = p;
         q = p;
     }
-    *out = *node;
-    for (int i = 0; i < np; i++) {
-        int r = path[i];
-        if (out->free[r] == 0) return 0;
-        out->free[r]--;
-        out->key.on[r]++;
+    int last[4], nc = 0; /* the type spent last: -1 for the path as it is */
+    if (opener < 0) {
+        last[nc++] = -1;
+    } else if (opener == card || !by_suit) {
+        if (opens(g, k, opener, opened, by_suit)) last[nc++] = -1;
+    } else {
+        for (int t = RANKS; t < TYPES && nc < 4; t++)
+            if (g->rank_of[t] == opener && opens(g, k, t, opened, by_suit)) last[nc++] = t;
     }
-    out->key.on[rank]++;
-    out->own_up[rank]++;
-    return 1;
+    int n = 0;
+    for (int c = 0; c < nc; c++) {
+        Node *o = &out[n];
+        *o = *node;
+        int ok = 1;
+        for (int i = 0; i < np && ok; i++) {
+            int t = i == np - 1 && last[c] >= 0 ? last[c] : path[i];
+            if (o->free[t] == 0) ok = 0;
+            o->free[t]--;
+            o->key.on[t]++;
+            if (g->rank_of[t] != t) o->key.on[g->rank_of[t]]++;
+        }
+        if (!ok) continue;
+        o->key.on[card]++;
+        if (g->rank_of[card] != card) o->key.on[g->rank_of[card]]++;
+        o->own_up[g->rank_of[card]]++;
+        n++;
+    }
+    return n;
 }
 
 static void park(Key *k, int rank) {
@@ -254,12 +284,12 @@ static int clears(const Game *g, uint8_t stack[MAXCHOSEN][MAXDEAL], const int *n
             if (start.key.stack[c] == TRIE_FULL) goto done;
         }
     }
-    for (int r = 0; r < RANKS; r++) {
-        start.key.on[r] = (uint8_t)on[r];
-        start.free[r] = (uint8_t)free_cards[r];
+    for (int t = 0; t < TYPES; t++) {
+        start.key.on[t] = (uint8_t)on[t];
+        start.free[t] = (uint8_t)free_cards[t];
     }
     if (todo_push(&todo, &start)) goto done;
-    Node succ[2 * MAXCHOSEN + 2 * MAXPARKED + 1 + MAXCHOSEN * (MAXPARKED + MAXCHOSEN)];
+    Node succ[4 * MAXCHOSEN + 4 * MAXPARKED + MAXCHOSEN + 1 + MAXCHOSEN * (MAXPARKED + MAXCHOSEN)];
     while (todo.n) {
         Node node = todo.items[--todo.n];
         Key *k = &node.key;
@@ -288,6 +318,7 @@ static int clears(const Game *g, uint8_t stack[MAXCHOSEN][MAXDEAL], const int *n
         }
         int opened = after ? g->after_opened : g->deal_opened[k->dealt];
         int places = after ? g->after_places : g->deal_places[k->dealt];
+        const uint8_t *by_suit = !g->suited ? NULL : after ? g->after_by_suit : g->deal_by_suit[k->dealt];
         if (after && any && g->has_room) {
             int room = room_places(g, node.own_up) + empty; /* an emptied chosen column */
             if (k->nparked > room) continue;
@@ -298,10 +329,10 @@ static int clears(const Game *g, uint8_t stack[MAXCHOSEN][MAXDEAL], const int *n
         for (int i = 0; i < k->nparked && !forced; i++) {
             int rank = k->parked[i];
             if (!(after || (g->prev[rank] && !g->parking_back))) continue;
-            Node next;
-            if (up(g, &node, rank, opened, 1, &next)) {
-                unpark(&next.key, i);
-                if (todo_push(&todo, &next)) goto done;
+            Node next[4];
+            if (up(g, &node, rank, opened, by_suit, 1, next)) {
+                unpark(&next[0].key, i);
+                if (todo_push(&todo, &next[0])) goto done;
                 forced = 1;
             }
         }
@@ -310,20 +341,14 @@ static int clears(const Game *g, uint8_t stack[MAXCHOSEN][MAXDEAL], const int *n
         for (int c = 0; c < g->k; c++) {
             if (!k->stack[c]) continue;
             int rank = stacks.last[k->stack[c]];
-            Node *next = &succ[ns];
-            if (up(g, &node, rank, opened, 0, next)) {
-                next->key.stack[c] = stacks.parent[k->stack[c]];
-                ns++;
-            }
+            int got = up(g, &node, rank, opened, by_suit, 0, &succ[ns]);
+            for (int i = 0; i < got; i++) succ[ns++].key.stack[c] = stacks.parent[k->stack[c]];
         }
         for (int i = 0; i < k->nparked; i++) {
             int rank = k->parked[i];
             if (i && k->parked[i - 1] == rank) continue;
-            Node *next = &succ[ns];
-            if (up(g, &node, rank, opened, 0, next)) {
-                unpark(&next->key, i);
-                ns++;
-            }
+            int got = up(g, &node, rank, opened, by_suit, 0, &succ[ns]);
+            for (int j = 0; j < got; j++) unpark(&succ[ns++].key, i);
         }
         for (int c = 0; c < g->k && k->nparked < places && k->nparked < MAXPARKED; c++) {
             if (!k->stack[c]) continue;
@@ -340,7 +365,7 @@ static int clears(const Game *g, uint8_t stack[MAXCHOSEN][MAXDEAL], const int *n
             if (next->key.stack[c] == TRIE_FULL) goto done;
             next->key.dealt++;
             if (next->key.dealt == g->n)
-                for (int r = 0; r < RANKS; r++) next->free[r] = (uint8_t)(next->free[r] + g->later[r]);
+                for (int t = 0; t < TYPES; t++) next->free[t] = (uint8_t)(next->free[t] + g->later[t]);
         }
         /* onto an emptied chosen column that is open (Salic Law): a parked card
            (once all is dealt, only where another chosen column could use the
@@ -428,17 +453,26 @@ static PyObject *relaxed_clears(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     Game g;
     memset(&g, 0, sizeof g);
-    int deal[MAXDEAL], columns[MAXDEAL], on[RANKS], free_cards[RANKS], after[2];
+    int deal[MAXDEAL], columns[MAXDEAL], on[TYPES], free_cards[TYPES], after[2], after_by_suit[4];
     int stack[MAXCHOSEN][MAXDEAL], nstack[MAXCHOSEN] = {0}, limits[MAXDEAL][2];
-    Py_ssize_t ndeal, ncolumns, nlimits, cards = 0;
-    if (read_attr(relaxed, "prev", g.prev, RANKS, -1, RANKS - 1, NULL) ||
-        read_attr(relaxed, "slots", g.slots, RANKS, 0, 255, NULL) ||
-        read_attr(relaxed, "deal", deal, MAXDEAL, 1, RANKS - 1, &ndeal) ||
-        read_attr(relaxed, "on", on, RANKS, 0, 255, NULL) ||
-        read_attr(relaxed, "free", free_cards, RANKS, 0, 255, NULL) ||
-        read_attr(relaxed, "later", g.later, RANKS, 0, 255, NULL) ||
-        read_attr(relaxed, "after_limits", after, 2, 0, 255, NULL))
+    Py_ssize_t ndeal, ncolumns, nlimits, nsuits, cards = 0;
+    if (read_attr(relaxed, "prev", g.prev, TYPES, -1, RANKS - 1, NULL) ||
+        read_attr(relaxed, "slots", g.slots, TYPES, 0, 255, NULL) ||
+        read_attr(relaxed, "rank_of", g.rank_of, TYPES, 0, RANKS - 1, NULL) ||
+        read_attr(relaxed, "suit_of", g.suit_of, TYPES, -1, 3, NULL) ||
+        read_attr(relaxed, "deal", deal, MAXDEAL, 1, TYPES - 1, &ndeal) ||
+        read_attr(relaxed, "on", on, TYPES, 0, 255, NULL) ||
+        read_attr(relaxed, "free", free_cards, TYPES, 0, 255, NULL) ||
+        read_attr(relaxed, "later", g.later, TYPES, 0, 255, NULL) ||
+        read_attr(relaxed, "after_limits", after, 2, 0, 255, NULL) ||
+        read_attr(relaxed, "after_bases_by_suit", after_by_suit, 4, 0, 255, &nsuits))
         return NULL;
+    if (nsuits != 0 && nsuits != 4) {
+        PyErr_Format(PyExc_ValueError, "after_bases_by_suit has %zd entries, expected 0 or 4", nsuits);
+        return NULL;
+    }
+    g.suited = nsuits == 4;
+    for (int s = 0; s < 4 && g.suited; s++) g.after_by_suit[s] = (uint8_t)after_by_suit[s];
     /* the chosen columns' stacks, and per card to deal its column and limits */
     PyObject *rows = PyObject_GetAttrString(relaxed, "stacks");
     if (!rows) return NULL;
@@ -450,7 +484,7 @@ static PyObject *relaxed_clears(PyObject *Py_UNUSED(self), PyObject *args) {
     if (bad) PyErr_Format(PyExc_ValueError, "stacks has %d entries, expected 1 to %d", g.k, MAXCHOSEN);
     for (int c = 0; c < g.k && !bad; c++) {
         Py_ssize_t n;
-        bad = read_ints(PyTuple_GET_ITEM(seq, c), "stacks", stack[c], MAXDEAL, 1, RANKS - 1, &n);
+        bad = read_ints(PyTuple_GET_ITEM(seq, c), "stacks", stack[c], MAXDEAL, 1, TYPES - 1, &n);
         nstack[c] = (int)n;
         cards += n;
     }
@@ -483,6 +517,24 @@ static PyObject *relaxed_clears(PyObject *Py_UNUSED(self), PyObject *args) {
         g.deal_places[i] = (uint8_t)limits[i][1];
     }
     g.n = (int)ndeal;
+    if (g.suited) {
+        /* Glencoe: the bases of each suit dealt by each card to deal */
+        rows = PyObject_GetAttrString(relaxed, "deal_bases_by_suit");
+        if (!rows) return NULL;
+        seq = PySequence_Tuple(rows);
+        Py_DECREF(rows);
+        if (!seq) return NULL;
+        bad = PyTuple_GET_SIZE(seq) != ndeal;
+        if (bad) PyErr_Format(PyExc_ValueError, "deal_bases_by_suit has %zd entries, expected %zd",
+                              PyTuple_GET_SIZE(seq), ndeal);
+        for (Py_ssize_t i = 0; i < ndeal && !bad; i++) {
+            int by_suit[4];
+            bad = read_ints(PyTuple_GET_ITEM(seq, i), "deal_bases_by_suit", by_suit, 4, 0, 255, NULL);
+            for (int s = 0; s < 4 && !bad; s++) g.deal_by_suit[i][s] = (uint8_t)by_suit[s];
+        }
+        Py_DECREF(seq);
+        if (bad) return NULL;
+    }
     for (int c = 0; c < g.k; c++) /* from its first card's deal on (RelaxedGame.opens_at) */
         for (int i = (int)ndeal - 1; i >= 0; i--)
             if (g.deal_column[i] == c) g.opens_at[c] = i;

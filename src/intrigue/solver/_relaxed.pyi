@@ -2,6 +2,8 @@ from typing import Protocol
 
 class _Game(Protocol):
     prev: tuple[int, ...]
+    rank_of: tuple[int, ...]
+    suit_of: tuple[int, ...]
     slots: tuple[int, ...]
     stacks: tuple[tuple[int, ...], ...]
     deal: tuple[int, ...]
@@ -13,6 +15,8 @@ class _Game(Protocol):
     after_limits: tuple[int, int]
     parking_back: bool
     room_counts: list[list[int]] | None
+    deal_bases_by_suit: tuple[tuple[int, ...], ...]
+    after_bases_by_suit: tuple[int, ...]
 
 def clears(
     relaxed: _Game, max_states: int, deadline: float | None, /

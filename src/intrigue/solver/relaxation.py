@@ -32,9 +32,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from intrigue.cards import RANK_OF
+from intrigue.cards import RANK_OF, SUIT_OF
 from intrigue.position import Position
-from intrigue.solver.rules import OPEN_ANY, Tables, tables_for
+from intrigue.solver.rules import N_TYPES, OPEN_ANY, OPEN_PER_BASE_SUIT, Tables, tables_for
 
 try:
     from intrigue.solver import _relaxed
@@ -59,7 +59,10 @@ state costs about what a position does, a Python one some 30 times more."""
 
 _State = tuple[int, tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 # (cards of the chosen columns dealt so far, their stacks, the parked cards,
-#  cards on the piles per rank, free cards per rank)
+#  cards on the piles per type, free cards per type)
+# Cards are the solver's types (intrigue.solver.rules): their ranks, except
+# Glencoe's Fives and Sixes, which keep their suit; ``on`` counts those both by
+# type and under their rank.
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +77,8 @@ class _Column:
     """The ranks the stock will still deal onto it, in deal order."""
     later: tuple[int, ...]
     """The ranks dealt after it stops being the newest column (only while ``deal``)."""
+    bases_by_suit: tuple[int, ...]
+    """Bases of each suit dealt while the cards still to come onto it are dealt."""
 
 
 def blocked_column(
@@ -93,22 +98,29 @@ def blocked_column(
     ``native=False`` plays the relaxed games in Python even where the compiled
     ones are built (the two visit the same states).
     """
-    return column_test(*as_ranks(position), max_states=max_states, deadline=deadline, native=native)
+    return column_test(*as_types(position), max_states=max_states, deadline=deadline, native=native)
 
 
-def as_ranks(
+def as_types(
     position: Position,
-) -> tuple[Tables, list[list[int]], list[int], list[int]]:
+) -> tuple[Tables, list[list[int]], list[int], list[int], list[int]]:
     """The arguments of :func:`column_test` and :func:`relaxed_games` for ``position``."""
-    on = [0] * 14
+    tables = tables_for(position.variant)
+    type_of, rank_of = tables.type_of, tables.rank_of_type
+    on = [0] * N_TYPES
     for pile in position.piles:
         for card in pile:
-            on[RANK_OF[card]] += 1
+            on[type_of[card]] += 1
+            if rank_of[type_of[card]] != type_of[card]:
+                on[rank_of[type_of[card]]] += 1
+    bases = [column[0] for column in position.columns]
+    bases += [c for c in position.stock if RANK_OF[c] == tables.base_rank]
     return (
-        tables_for(position.variant),
-        [[RANK_OF[c] for c in column[1:]] for column in position.columns],
+        tables,
+        [[type_of[c] for c in column[1:]] for column in position.columns],
         on,
-        [RANK_OF[c] for c in position.stock],
+        [type_of[c] for c in position.stock],
+        [SUIT_OF[c] for c in bases],
     )
 
 
@@ -117,17 +129,21 @@ def column_test(
     columns: Sequence[Sequence[int]],
     on: Sequence[int],
     stock: Sequence[int],
+    base_suits: Sequence[int],
     *,
     max_states: int = COLUMN_TEST_STATES,
     deadline: float | None = None,
     native: bool = True,
 ) -> tuple[int, ...] | None:
-    """:func:`blocked_column` of a position given as ranks: each open column
-    above its base, the cards on the piles per rank (``on[rank]``), and the
-    stock, next card first.  Each game gets at most half of ``max_states``, and
-    no more than are left."""
+    """:func:`blocked_column` of a position given as the solver's card types
+    (:mod:`intrigue.solver.rules`): each open column above its base, the cards
+    on the piles per type (and under their rank), the stock, next card first,
+    and the suit of every base, dealt or to come, in deal order.  Each game gets
+    at most half of ``max_states``, and no more than are left."""
     left = max_states
-    for numbers, relaxed in relaxed_games(tables, columns, on, stock, together=TOGETHER):
+    for numbers, relaxed in relaxed_games(
+        tables, columns, on, stock, base_suits, together=TOGETHER
+    ):
         budget = max(1, min(left, max_states // 2))
         if native and NATIVE:
             cleared, used = _relaxed.clears(relaxed, budget, deadline)
@@ -146,6 +162,7 @@ def relaxed_games(
     columns: Sequence[Sequence[int]],
     on: Sequence[int],
     stock: Sequence[int],
+    base_suits: Sequence[int],
     *,
     together: int = 1,
 ) -> Iterator[tuple[tuple[int, ...], RelaxedGame]]:
@@ -154,14 +171,17 @@ def relaxed_games(
     columns' first, with the columns' numbers; none where cards build down."""
     if tables.build_down:
         return
-    # What every relaxed game starts from: the cards per rank that are not on
+    # What every relaxed game starts from: the cards per type that are not on
     # the piles yet (its own, and the free ones), and the bases in all.
-    loose = [0] * 14
-    for rank in (*(r for col in columns for r in col), *stock):
-        if tables.prev[rank] >= 0:
-            loose[rank] += 1
-    bases = len(columns) + sum(1 for r in stock if r == tables.base_rank)
-    layout = _columns_of(tables, columns, stock)
+    prev = _prev_of_types(tables)
+    loose = [0] * N_TYPES
+    for card in (*(t for col in columns for t in col), *stock):
+        if prev[card] >= 0:
+            loose[card] += 1
+    bases = len(columns) + sum(1 for t in stock if t == tables.base_rank)
+    if len(base_suits) != bases:
+        raise ValueError(f"{len(base_suits)} base suits for {bases} bases")
+    layout = _columns_of(tables, columns, stock, base_suits)
     chosen = sorted(
         (c for c in layout if c.stack or c.deal), key=lambda c: -len(c.stack) - len(c.deal)
     )
@@ -171,34 +191,53 @@ def relaxed_games(
             others = [c for c in layout if c not in kept]
             game = RelaxedGame(tables, loose, bases, on, kept, others)
             yield game.numbers, game
+            if tables.open_rule == OPEN_PER_BASE_SUIT:
+                # Glencoe's openers by suit as well: narrower, but a free
+                # opener of each suit is a line of its own, so it costs more.
+                game = RelaxedGame(tables, loose, bases, on, kept, others, by_suit=True)
+                yield game.numbers, game
+
+
+def _prev_of_types(tables: Tables) -> tuple[int, ...]:
+    # Glencoe's suited Fives and Sixes open piles, as their ranks do.
+    return (*tables.prev, *(0 for _ in range(14, N_TYPES)))
 
 
 def _columns_of(
-    tables: Tables, columns: Sequence[Sequence[int]], stock: Sequence[int]
+    tables: Tables,
+    columns: Sequence[Sequence[int]],
+    stock: Sequence[int],
+    base_suits: Sequence[int],
 ) -> list[_Column]:
+    prev = _prev_of_types(tables)
     # The stock in segments: what goes onto the newest column, then one per base.
     segments: list[list[int]] = [[]]
-    for rank in stock:
-        if rank == tables.base_rank:
+    for card in stock:
+        if card == tables.base_rank:
             segments.append([])
-        elif tables.prev[rank] >= 0:
-            segments[-1].append(rank)
+        elif prev[card] >= 0:
+            segments[-1].append(card)
     opened = len(columns)
+
+    def by_suit(bases: int) -> tuple[int, ...]:
+        return tuple(base_suits[:bases].count(suit) for suit in range(4))
+
     out = []
     for i, cards in enumerate(columns):
         newest = i == opened - 1
         deal = tuple(segments[0]) if newest else ()
-        later = tuple(r for seg in segments[1:] for r in seg) if deal else ()
-        out.append(_Column(i + 1, opened, tuple(cards), deal, later))
+        later = tuple(t for seg in segments[1:] for t in seg) if deal else ()
+        out.append(_Column(i + 1, opened, tuple(cards), deal, later, by_suit(opened)))
     for j, seg in enumerate(segments[1:], start=1):
-        later = tuple(r for s in segments[j + 1 :] for r in s) if seg else ()
-        out.append(_Column(opened + j, opened + j, (), tuple(seg), later))
+        later = tuple(t for s in segments[j + 1 :] for t in s) if seg else ()
+        out.append(_Column(opened + j, opened + j, (), tuple(seg), later, by_suit(opened + j)))
     return out
 
 
 class RelaxedGame:
     """The relaxed game of one column, or of up to four kept exact together
-    (piles as counts per rank, as in :mod:`intrigue.solver.rules`).
+    (piles as counts per rank, as in :mod:`intrigue.solver.rules`, and in
+    Glencoe per suited opener too).
 
     With more than one column every other card is still free; the chosen
     columns' cards arrive in deal order, each on its own column, and all must be
@@ -216,27 +255,45 @@ class RelaxedGame:
         on: Sequence[int],
         chosen: Sequence[_Column],
         others: Sequence[_Column] = (),
+        *,
+        by_suit: bool = False,
     ) -> None:
         chosen = sorted(chosen, key=lambda c: c.number)  # in deal order
         if not 1 <= len(chosen) <= TOGETHER:
             raise ValueError(f"a relaxed game keeps one to {TOGETHER} columns")
+        if by_suit and tables.open_rule != OPEN_PER_BASE_SUIT:
+            raise ValueError("only Glencoe opens piles by suit")
+        suited = by_suit
         self.numbers = tuple(c.number for c in chosen)
-        self.prev = tables.prev
-        self.slots = tables.slots
-        self.stacks = tuple(c.stack for c in chosen)
-        self.deal = tuple(r for c in chosen for r in c.deal)
+        self.prev = _prev_of_types(tables)
+        self.rank_of = ranks = tables.rank_of_type
+        self.slots = tuple(tables.slots[rank] for rank in ranks)
+        # Glencoe ``by_suit``: a Five or Six of suit s opens a pile only above
+        # a Queen of suit s, one of each kind per Queen (the count rule is then
+        # implied).  Otherwise (and elsewhere) the count rule, which every
+        # Glencoe line keeps too (docs/solver.md, "Narrower games"), and the
+        # cards are their ranks.
+        card = (lambda t: t) if suited else (lambda t: ranks[t])
+        self.stacks = tuple(tuple(card(t) for t in c.stack) for c in chosen)
+        self.deal = tuple(card(t) for c in chosen for t in c.deal)
         self.deal_columns = tuple(i for i, c in enumerate(chosen) for _ in c.deal)
         # The cards dealt after the last card of the chosen columns are free
         # only once it is dealt; those dealt between them, at once.
         dealers = [c for c in chosen if c.deal]
-        later = dealers[-1].later if dealers else ()
-        free = list(loose)
-        for rank in (*(r for c in chosen for r in (*c.stack, *c.deal)), *later):
-            free[rank] -= 1
+        later = [card(t) for t in (dealers[-1].later if dealers else ())]
+        free = [0] * N_TYPES
+        for t, n in enumerate(loose):
+            free[card(t)] += n
+        for t in (*(t for c in chosen for t in (*c.stack, *c.deal)), *later):
+            free[card(t)] -= 1
         self.free = tuple(free)
-        self.later = _counts(later)
-        self.on = tuple(on)
-        bounded = tables.open_rule != OPEN_ANY  # Glencoe's rule is narrower still
+        self.later = _counts(later, N_TYPES)
+        self.on = tuple(on) if suited else (*on[:14], *(0 for _ in range(14, N_TYPES)))
+        bounded = tables.open_rule != OPEN_ANY
+        self.deal_bases_by_suit = tuple(c.bases_by_suit for c in chosen for _ in c.deal if suited)
+        last = max((*chosen, *others), key=lambda c: c.number)
+        self.after_bases_by_suit = last.bases_by_suit if suited else ()
+        self.suit_of = tables.suit_of_type
         # (most piles of a kind open, parking places) while each card comes onto
         # its column, and after: a card waits on a vacant column, alone, and
         # while a column has cards it is not vacant.
@@ -266,52 +323,86 @@ class RelaxedGame:
         # What the room is reckoned from (here and in the compiled game): the
         # piles at the start, the chosen columns' own cards and each other
         # column's, per rank.
-        own = (*(r for c in chosen for r in c.stack), *self.deal)
+        own = (*(t for c in chosen for t in c.stack), *self.deal)
+        ranks = self.rank_of
         self.room_counts = (
             None
             if tables.vacant_any_time
-            else [list(on), _counts(own)] + [_counts((*o.stack, *o.deal)) for o in others]
+            else [list(on[:14]), _counts([ranks[t] for t in own], 14)]
+            + [_counts([ranks[t] for t in (*o.stack, *o.deal)], 14) for o in others]
         )
         self.room: _Room | None = None  # built when first needed: most tests never park
 
     def _up(
-        self, on: tuple[int, ...], free: tuple[int, ...], rank: int, opened: int, direct: bool
-    ) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
-        """(on, free) after ``rank`` goes up onto the highest pile at or below
-        its step, raised to it with free cards first unless ``direct``; or None.
+        self,
+        on: tuple[int, ...],
+        free: tuple[int, ...],
+        card: int,
+        limits: tuple[int, tuple[int, ...]],
+        direct: bool,
+    ) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+        """Each (on, free) after ``card`` goes up onto the highest pile at or
+        below its step, raised to it with free cards first unless ``direct``:
+        none if it cannot, more than one where Glencoe's free opener may be of
+        more than one suit.  ``limits``: piles of a kind that may be open
+        (the count rule) and the bases dealt of each suit (Glencoe).
 
         Raising the highest such pile is never worse than a lower one: that
-        spends a superset of the free cards (docs/solver.md, "The column test").
+        spends a subset of the free cards (docs/solver.md, "The column test").
         """
-        prev, slots = self.prev, self.slots
+        prev, ranks = self.prev, self.rank_of
         path = []
-        q = rank
+        opener = None
+        q = card
         while True:
             p = prev[q]
             if p == 0:
-                if on[q] >= min(opened, slots[q]):
-                    return None
+                opener = q  # q opens a pile
                 break
             if on[p] > on[q]:
                 break  # a pile waits for q
             if direct:
-                return None
+                return []
             path.append(p)
             q = p
-        new_on = list(on)
-        new_free = list(free)
-        for r in path:
-            new_free[r] -= 1
-            if new_free[r] < 0:
-                return None
-            new_on[r] += 1
-        new_on[rank] += 1
-        return tuple(new_on), tuple(new_free)
+        spends = [path]
+        if opener is not None:
+            if opener == card or not limits[1]:
+                spends = spends if self._opens(on, opener, limits) else []
+            else:  # a free Five or Six of any suit that may open
+                spends = [
+                    [*path[:-1], t]
+                    for t in range(14, N_TYPES)
+                    if ranks[t] == opener and self._opens(on, t, limits)
+                ]
+        out = []
+        for spend in spends:
+            new_on = list(on)
+            new_free = list(free)
+            for t in (*spend, card):
+                new_on[t] += 1
+                if ranks[t] != t:
+                    new_on[ranks[t]] += 1
+            for t in spend:
+                new_free[t] -= 1
+            if min(new_free) >= 0:
+                out.append((tuple(new_on), tuple(new_free)))
+        return out
+
+    def _opens(self, on: tuple[int, ...], card: int, limits: tuple[int, tuple[int, ...]]) -> bool:
+        """Whether ``card``, an opener, may open a pile now."""
+        rank = self.rank_of[card]
+        opened, by_suit = limits
+        if by_suit:
+            return on[rank] < self.slots[rank] and on[card] < by_suit[self.suit_of[card]]
+        return on[rank] < min(opened, self.slots[rank])
 
     def clears(self, max_states: int, deadline: float | None) -> tuple[bool | None, int]:
         """(whether the columns' cards can all go up, states visited); None if cut short."""
         deal, n = self.deal, len(self.deal)
         up = self._up
+        ranks = self.rank_of
+        suited = self.deal_bases_by_suit
         seen: set[_State] = set()
         todo: list[_State] = [(0, self.stacks, (), self.on, self.free)]
         while todo:
@@ -328,10 +419,14 @@ class RelaxedGame:
             ):
                 return None, len(seen)
             opened, places = self.after_limits if after else self.deal_limits[dealt]
+            by_suit = self.after_bases_by_suit if after or not suited else suited[dealt]
+            limits = (opened, by_suit)
             if after and any(stacks) and self.room_counts is not None:
                 if self.room is None:
                     self.room = _Room(self.prev, self.room_counts)
-                room = self.room.places(tuple(r for s in stacks for r in s), parked)
+                room = self.room.places(
+                    tuple(ranks[t] for s in stacks for t in s), tuple(ranks[t] for t in parked)
+                )
                 room += sum(1 for s in stacks if not s)  # an emptied chosen column
                 if len(parked) > room:
                     continue  # more cards parked than columns that can be vacant
@@ -344,9 +439,9 @@ class RelaxedGame:
             forced = None
             for rank in parked:
                 if after or (self.prev[rank] and not self.parking_back):
-                    got = up(on, free, rank, opened, True)
-                    if got is not None:
-                        forced = (dealt, stacks, _without(parked, rank), *got)
+                    direct = up(on, free, rank, limits, True)
+                    if direct:
+                        forced = (dealt, stacks, _without(parked, rank), *direct[0])
                         break
             if forced is not None:
                 todo.append(forced)
@@ -354,13 +449,11 @@ class RelaxedGame:
             successors: list[_State] = []
             for i, stack in enumerate(stacks):
                 if stack:
-                    got = up(on, free, stack[-1], opened, False)
-                    if got is not None:
-                        successors.append((dealt, _popped(stacks, i), parked, *got))
+                    for pile_on, pile_free in up(on, free, stack[-1], limits, False):
+                        successors.append((dealt, _popped(stacks, i), parked, pile_on, pile_free))
             for rank in sorted(set(parked)):
-                got = up(on, free, rank, opened, False)
-                if got is not None:
-                    successors.append((dealt, stacks, _without(parked, rank), *got))
+                for pile_on, pile_free in up(on, free, rank, limits, False):
+                    successors.append((dealt, stacks, _without(parked, rank), pile_on, pile_free))
             if len(parked) < places:
                 for i, stack in enumerate(stacks):
                     if stack:
@@ -454,10 +547,10 @@ class _Room:
         return room
 
 
-def _counts(ranks: Sequence[int]) -> list[int]:
-    count = [0] * 14
-    for rank in ranks:
-        count[rank] += 1
+def _counts(cards: Sequence[int], size: int) -> list[int]:
+    count = [0] * size
+    for card in cards:
+        count[card] += 1
     return count
 
 
