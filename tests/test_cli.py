@@ -109,3 +109,7 @@ def test_solve_names_the_column_that_proves_a_loss(capsys):
     assert "lost -- the cards of column 1 can never all reach the piles" in out
     code, out, _ = run(capsys, "solve", "--game", "intrigue", "--deal", "4", "--json")
     assert json.loads(out)["blocked"] is None  # an exhaustive loss
+    # Glencoe 8697: columns 1 and 2, played with Glencoe's openers by suit.
+    argv = ("solve", "--game", "glencoe", "--deal", "8697", "--mode", "manual")
+    code, out, _ = run(capsys, *argv, "--max-nodes", "1000000")
+    assert "lost -- the cards of columns 1 and 2 can never all reach the piles" in out

@@ -416,3 +416,7 @@ def test_a_blocked_column_still_to_come_is_named_by_its_base() -> None:
         "the cards of column 1 and the column the second King still to come will open"
         " can never all reach the piles."
     )
+    assert _blocked_text(position, (1, 2, 3)) == (
+        "the cards of column 1, the column the next King will open and the column the"
+        " second King still to come will open can never all reach the piles."
+    )

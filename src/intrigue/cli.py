@@ -178,7 +178,9 @@ def cmd_solve(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _columns(numbers: Sequence[int]) -> str:
-    return " and ".join(f"column {n}" for n in numbers)
+    if len(numbers) == 1:
+        return f"column {numbers[0]}"
+    return f"columns {', '.join(map(str, numbers[:-1]))} and {numbers[-1]}"
 
 
 def print_solve(data: dict[str, Any]) -> str:

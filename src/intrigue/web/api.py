@@ -374,4 +374,5 @@ def _blocked_text(position: Position, columns: Sequence[int]) -> str:
             nth = {1: "next", 2: "second", 3: "third"}.get(coming, f"{coming}th")
             will = "will" if coming == 1 else "still to come will"
             names.append(f"the column the {nth} {base} {will} open")
-    return f"the cards of {' and '.join(names)} can never all reach the piles."
+    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    return f"the cards of {listed} can never all reach the piles."
