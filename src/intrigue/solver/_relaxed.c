@@ -442,6 +442,28 @@ static int read_attr(PyObject *obj, const char *attr, int *out, Py_ssize_t size,
     return err;
 }
 
+/* An attribute that is a sequence of at most `max_rows` rows of `width` ints
+ * each, into out[row * width + i]; how many rows in *rows. */
+static int read_rows(PyObject *obj, const char *attr, int *out, Py_ssize_t width, Py_ssize_t max_rows, long lo,
+                     long hi, Py_ssize_t *rows) {
+    PyObject *v = PyObject_GetAttrString(obj, attr);
+    if (!v) return -1;
+    PyObject *seq = PySequence_Tuple(v);
+    Py_DECREF(v);
+    if (!seq) return -1;
+    Py_ssize_t n = PyTuple_GET_SIZE(seq);
+    int err = 0;
+    if (n > max_rows) {
+        PyErr_Format(PyExc_ValueError, "%s has %zd entries, expected at most %zd", attr, n, max_rows);
+        err = -1;
+    }
+    for (Py_ssize_t i = 0; i < n && !err; i++)
+        err = read_ints(PyTuple_GET_ITEM(seq, i), attr, out + i * width, width, lo, hi, NULL);
+    Py_DECREF(seq);
+    *rows = n;
+    return err;
+}
+
 static PyObject *relaxed_clears(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *relaxed, *deadline_obj;
     long long max_states;
@@ -490,17 +512,9 @@ static PyObject *relaxed_clears(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     Py_DECREF(seq);
     if (bad) return NULL;
-    if (read_attr(relaxed, "deal_columns", columns, MAXDEAL, 0, g.k - 1, &ncolumns)) return NULL;
-    rows = PyObject_GetAttrString(relaxed, "deal_limits");
-    if (!rows) return NULL;
-    seq = PySequence_Tuple(rows);
-    Py_DECREF(rows);
-    if (!seq) return NULL;
-    nlimits = PyTuple_GET_SIZE(seq);
-    for (Py_ssize_t i = 0; i < nlimits && i < MAXDEAL && !bad; i++)
-        bad = read_ints(PyTuple_GET_ITEM(seq, i), "deal_limits", limits[i], 2, 0, 255, NULL);
-    Py_DECREF(seq);
-    if (bad) return NULL;
+    if (read_attr(relaxed, "deal_columns", columns, MAXDEAL, 0, g.k - 1, &ncolumns) ||
+        read_rows(relaxed, "deal_limits", &limits[0][0], 2, MAXDEAL, 0, 255, &nlimits))
+        return NULL;
     if (ncolumns != ndeal || nlimits != ndeal) {
         PyErr_Format(PyExc_ValueError, "deal has %zd cards, deal_columns %zd and deal_limits %zd", ndeal, ncolumns,
                      nlimits);
@@ -519,21 +533,15 @@ static PyObject *relaxed_clears(PyObject *Py_UNUSED(self), PyObject *args) {
     g.n = (int)ndeal;
     if (g.suited) {
         /* Glencoe: the bases of each suit dealt by each card to deal */
-        rows = PyObject_GetAttrString(relaxed, "deal_bases_by_suit");
-        if (!rows) return NULL;
-        seq = PySequence_Tuple(rows);
-        Py_DECREF(rows);
-        if (!seq) return NULL;
-        bad = PyTuple_GET_SIZE(seq) != ndeal;
-        if (bad) PyErr_Format(PyExc_ValueError, "deal_bases_by_suit has %zd entries, expected %zd",
-                              PyTuple_GET_SIZE(seq), ndeal);
-        for (Py_ssize_t i = 0; i < ndeal && !bad; i++) {
-            int by_suit[4];
-            bad = read_ints(PyTuple_GET_ITEM(seq, i), "deal_bases_by_suit", by_suit, 4, 0, 255, NULL);
-            for (int s = 0; s < 4 && !bad; s++) g.deal_by_suit[i][s] = (uint8_t)by_suit[s];
+        int by_suit[MAXDEAL][4];
+        Py_ssize_t nrows;
+        if (read_rows(relaxed, "deal_bases_by_suit", &by_suit[0][0], 4, MAXDEAL, 0, 255, &nrows)) return NULL;
+        if (nrows != ndeal) {
+            PyErr_Format(PyExc_ValueError, "deal_bases_by_suit has %zd entries, expected %zd", nrows, ndeal);
+            return NULL;
         }
-        Py_DECREF(seq);
-        if (bad) return NULL;
+        for (Py_ssize_t i = 0; i < ndeal; i++)
+            for (int s = 0; s < 4; s++) g.deal_by_suit[i][s] = (uint8_t)by_suit[i][s];
     }
     for (int c = 0; c < g.k; c++) /* from its first card's deal on (RelaxedGame.opens_at) */
         for (int i = (int)ndeal - 1; i >= 0; i--)
@@ -547,27 +555,25 @@ static PyObject *relaxed_clears(PyObject *Py_UNUSED(self), PyObject *args) {
     if (g.parking_back < 0) return NULL;
     PyObject *room = PyObject_GetAttrString(relaxed, "room_counts");
     if (!room) return NULL;
-    if (room != Py_None) {
+    int has_room = room != Py_None;
+    Py_DECREF(room);
+    if (has_room) {
         /* (cards on the piles at the start, the column's own, then each other column's) */
-        seq = PySequence_Tuple(room);
-        Py_DECREF(room);
-        if (!seq) return NULL;
-        Py_ssize_t n = PyTuple_GET_SIZE(seq);
-        bad = n < 2 || n > 2 + MAXOTHERS;
-        if (bad) PyErr_Format(PyExc_ValueError, "room_counts has %zd entries, expected 2 to %d", n, 2 + MAXOTHERS);
-        if (!bad) bad = read_ints(PyTuple_GET_ITEM(seq, 0), "room_counts", g.on0, RANKS, 0, 255, NULL) ||
-                        read_ints(PyTuple_GET_ITEM(seq, 1), "room_counts", g.own, RANKS, 0, 255, NULL);
-        for (Py_ssize_t c = 2; c < n && !bad; c++)
-            bad = read_ints(PyTuple_GET_ITEM(seq, c), "room_counts", g.other[c - 2], RANKS, 0, 255, NULL);
-        Py_DECREF(seq);
-        if (bad) return NULL;
+        int counts[2 + MAXOTHERS][RANKS];
+        Py_ssize_t n;
+        if (read_rows(relaxed, "room_counts", &counts[0][0], RANKS, 2 + MAXOTHERS, 0, 255, &n)) return NULL;
+        if (n < 2) {
+            PyErr_Format(PyExc_ValueError, "room_counts has %zd entries, expected 2 to %d", n, 2 + MAXOTHERS);
+            return NULL;
+        }
+        memcpy(g.on0, counts[0], sizeof g.on0);
+        memcpy(g.own, counts[1], sizeof g.own);
+        memcpy(g.other, counts[2], (size_t)(n - 2) * sizeof g.other[0]);
         g.has_room = 1;
         g.nothers = (int)n - 2;
         for (int c = 0; c < g.nothers; c++)
             for (int r = 0; r < RANKS; r++) g.other_free[r] += g.other[c][r];
         if (build_room(&g)) return PyErr_NoMemory();
-    } else {
-        Py_DECREF(room);
     }
     uint8_t stack8[MAXCHOSEN][MAXDEAL];
     for (int c = 0; c < g.k; c++)

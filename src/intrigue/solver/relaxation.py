@@ -34,7 +34,14 @@ from itertools import combinations
 
 from intrigue.cards import RANK_OF, SUIT_OF
 from intrigue.position import Position
-from intrigue.solver.rules import N_TYPES, OPEN_ANY, OPEN_PER_BASE_SUIT, Tables, tables_for
+from intrigue.solver.rules import (
+    N_TYPES,
+    OPEN_ANY,
+    OPEN_PER_BASE_SUIT,
+    Tables,
+    pile_counts,
+    tables_for,
+)
 
 try:
     from intrigue.solver import _relaxed
@@ -106,19 +113,13 @@ def as_types(
 ) -> tuple[Tables, list[list[int]], list[int], list[int], list[int]]:
     """The arguments of :func:`column_test` and :func:`relaxed_games` for ``position``."""
     tables = tables_for(position.variant)
-    type_of, rank_of = tables.type_of, tables.rank_of_type
-    on = [0] * N_TYPES
-    for pile in position.piles:
-        for card in pile:
-            on[type_of[card]] += 1
-            if rank_of[type_of[card]] != type_of[card]:
-                on[rank_of[type_of[card]]] += 1
+    type_of = tables.type_of
     bases = [column[0] for column in position.columns]
     bases += [c for c in position.stock if RANK_OF[c] == tables.base_rank]
     return (
         tables,
         [[type_of[c] for c in column[1:]] for column in position.columns],
-        on,
+        pile_counts(tables, position.piles),
         [type_of[c] for c in position.stock],
         [SUIT_OF[c] for c in bases],
     )
@@ -263,7 +264,6 @@ class RelaxedGame:
             raise ValueError(f"a relaxed game keeps one to {TOGETHER} columns")
         if by_suit and tables.open_rule != OPEN_PER_BASE_SUIT:
             raise ValueError("only Glencoe opens piles by suit")
-        suited = by_suit
         self.numbers = tuple(c.number for c in chosen)
         self.prev = _prev_of_types(tables)
         self.rank_of = ranks = tables.rank_of_type
@@ -273,7 +273,7 @@ class RelaxedGame:
         # implied).  Otherwise (and elsewhere) the count rule, which every
         # Glencoe line keeps too (docs/solver.md, "Narrower games"), and the
         # cards are their ranks.
-        card = (lambda t: t) if suited else (lambda t: ranks[t])
+        card = (lambda t: t) if by_suit else (lambda t: ranks[t])
         self.stacks = tuple(tuple(card(t) for t in c.stack) for c in chosen)
         self.deal = tuple(card(t) for c in chosen for t in c.deal)
         self.deal_columns = tuple(i for i, c in enumerate(chosen) for _ in c.deal)
@@ -288,11 +288,11 @@ class RelaxedGame:
             free[card(t)] -= 1
         self.free = tuple(free)
         self.later = _counts(later, N_TYPES)
-        self.on = tuple(on) if suited else (*on[:14], *(0 for _ in range(14, N_TYPES)))
+        self.on = tuple(on) if by_suit else (*on[:14], *(0 for _ in range(14, N_TYPES)))
         bounded = tables.open_rule != OPEN_ANY
-        self.deal_bases_by_suit = tuple(c.bases_by_suit for c in chosen for _ in c.deal if suited)
+        self.deal_bases_by_suit = tuple(c.bases_by_suit for c in chosen for _ in c.deal if by_suit)
         last = max((*chosen, *others), key=lambda c: c.number)
-        self.after_bases_by_suit = last.bases_by_suit if suited else ()
+        self.after_bases_by_suit = last.bases_by_suit if by_suit else ()
         self.suit_of = tables.suit_of_type
         # (most piles of a kind open, parking places) while each card comes onto
         # its column, and after: a card waits on a vacant column, alone, and
@@ -324,7 +324,6 @@ class RelaxedGame:
         # piles at the start, the chosen columns' own cards and each other
         # column's, per rank.
         own = (*(t for c in chosen for t in c.stack), *self.deal)
-        ranks = self.rank_of
         self.room_counts = (
             None
             if tables.vacant_any_time
@@ -402,7 +401,7 @@ class RelaxedGame:
         deal, n = self.deal, len(self.deal)
         up = self._up
         ranks = self.rank_of
-        suited = self.deal_bases_by_suit
+        deal_by_suit = self.deal_bases_by_suit
         seen: set[_State] = set()
         todo: list[_State] = [(0, self.stacks, (), self.on, self.free)]
         while todo:
@@ -419,7 +418,7 @@ class RelaxedGame:
             ):
                 return None, len(seen)
             opened, places = self.after_limits if after else self.deal_limits[dealt]
-            by_suit = self.after_bases_by_suit if after or not suited else suited[dealt]
+            by_suit = self.after_bases_by_suit if after or not deal_by_suit else deal_by_suit[dealt]
             limits = (opened, by_suit)
             if after and any(stacks) and self.room_counts is not None:
                 if self.room is None:

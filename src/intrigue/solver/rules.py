@@ -26,6 +26,7 @@ of suit *s* are on piles than Queens of suit *s* have been dealt".
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -131,6 +132,19 @@ def compile_rules(variant: Variant) -> Tables:
 def glencoe_type(rank: int, suit: int) -> int:
     """The type of a Glencoe Five or Six of ``suit``."""
     return 14 + 4 * (rank - 5) + suit
+
+
+def pile_counts(tables: Tables, piles: Iterable[Iterable[int]]) -> list[int]:
+    """The cards on ``piles`` (card ids) per type, each suited opener counted
+    under its rank as well (:data:`N_TYPES` entries)."""
+    counts = [0] * N_TYPES
+    for pile in piles:
+        for card in pile:
+            t = tables.type_of[card]
+            counts[t] += 1
+            if t != tables.rank_of_type[t]:
+                counts[tables.rank_of_type[t]] += 1
+    return counts
 
 
 @lru_cache(maxsize=8)

@@ -22,7 +22,14 @@ from typing import Literal, NamedTuple
 from intrigue.cards import RANK_OF, SUIT_OF
 from intrigue.notation import DEAL, PILE, Move
 from intrigue.position import Position
-from intrigue.solver.rules import N_TYPES, NOT_ON_PILES, OPEN_ANY, OPEN_PER_BASE, Tables
+from intrigue.solver.rules import (
+    N_TYPES,
+    NOT_ON_PILES,
+    OPEN_ANY,
+    OPEN_PER_BASE,
+    Tables,
+    pile_counts,
+)
 
 SHORTCUTS: tuple[str, ...] = ("symmetry", "deal_first", "natural_spots", "lone_cards")
 """The keywords of :class:`SearchState` that switch a shortcut (each proved safe in
@@ -130,13 +137,7 @@ class SearchState:
         self.symmetry = symmetry
         self.rank_of_type = rank_of_type
         self.cols: list[bytes] = [bytes(type_of[c] for c in col[1:]) for col in position.columns]
-        cnt = [0] * _CNT_SIZE
-        for pile in position.piles:
-            for c in pile:
-                t = type_of[c]
-                cnt[t] += 1
-                if t != rank_of_type[t]:
-                    cnt[rank_of_type[t]] += 1
+        cnt = [*pile_counts(tb, position.piles), *[0] * (_CNT_SIZE - N_TYPES)]
         for col in position.columns:
             cnt[_BASES_OF_SUIT + SUIT_OF[col[0]]] += 1
         cnt[_BASES] = len(position.columns)
