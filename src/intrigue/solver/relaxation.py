@@ -28,7 +28,7 @@ Faerie Queen, whose cards build down on one another, is not covered.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -62,6 +62,9 @@ TOGETHER = 4
 COLUMN_TEST_SHARE = 2 if NATIVE else 16
 """``solve`` gives the test ``max_nodes // COLUMN_TEST_SHARE`` states: a compiled
 state costs about what a position does, a Python one some 30 times more."""
+
+GLANCE_SHARE = 50
+""":func:`column_test` first gives every game ``max_states // GLANCE_SHARE`` states."""
 
 
 _State = tuple[int, tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
@@ -139,23 +142,55 @@ def column_test(
     """:func:`blocked_column` of a position given as the solver's card types
     (:mod:`intrigue.solver.rules`): each open column above its base, the cards
     on the piles per type (and under their rank), the stock, next card first,
-    and the suit of every base, dealt or to come, in deal order.  Each game gets
-    at most half of ``max_states``, and no more than are left."""
+    and the suit of every base, dealt or to come, in deal order.  The games
+    first get ``max_states // GLANCE_SHARE`` states each, until half are spent;
+    those left undecided then get at most half of ``max_states`` each, and no
+    more than are left."""
     left = max_states
-    for numbers, relaxed in relaxed_games(
-        tables, columns, on, stock, base_suits, together=TOGETHER
-    ):
-        budget = max(1, min(left, max_states // 2))
-        if native and NATIVE:
-            cleared, used = _relaxed.clears(relaxed, budget, deadline)
-        else:
-            cleared, used = relaxed.clears(budget, deadline)
+    # First a glance: every game, in order, within a fiftieth of the states,
+    # until half of them are spent.  Then the games the glance left undecided,
+    # in the same order, each within half of the states, and no more than are
+    # left: a monster column (Intrigue 3661: 20 million) still gets its half,
+    # and a cheap proof behind many dear games (Glencoe 5224: the 186th game)
+    # is not starved by them (docs/solver.md, "Where solve uses it").
+    glance = max(1, max_states // GLANCE_SHARE)
+    undecided: list[tuple[tuple[int, ...], RelaxedGame]] = []
+    cleared_by_suit: set[tuple[int, ...]] = set()
+    games = relaxed_games(tables, columns, on, stock, base_suits, together=TOGETHER)
+    for numbers, relaxed in games:
+        if left <= max_states // 2:
+            undecided.append((numbers, relaxed))
+            continue
+        cleared, used = _clears(relaxed, min(glance, left), deadline, native)
         left -= used
         if cleared is False:
             return numbers
+        if cleared is None:
+            undecided.append((numbers, relaxed))
+        elif relaxed.by_suit:
+            cleared_by_suit.add(numbers)
+        if deadline is not None and time.monotonic() > deadline:
+            return None
+    for numbers, relaxed in undecided:
         if left <= 0 or (deadline is not None and time.monotonic() > deadline):
             return None
+        if not relaxed.by_suit and numbers in cleared_by_suit:
+            # Every line by suit is a line by the count rule, so the count
+            # rule's game cannot be blocked where the one by suit cleared.
+            continue
+        cleared, used = _clears(relaxed, max(1, min(left, max_states // 2)), deadline, native)
+        left -= used
+        if cleared is False:
+            return numbers
     return None
+
+
+def _clears(
+    relaxed: RelaxedGame, budget: int, deadline: float | None, native: bool
+) -> tuple[bool | None, int]:
+    if native and NATIVE:
+        return _relaxed.clears(relaxed, budget, deadline)
+    return relaxed.clears(budget, deadline)
 
 
 def relaxed_games(
@@ -168,8 +203,10 @@ def relaxed_games(
     together: int = 1,
 ) -> Iterator[tuple[tuple[int, ...], RelaxedGame]]:
     """The relaxed games (arguments as for :func:`column_test`) of each column,
-    largest first, then of each set of up to ``together`` columns, the largest
-    columns' first, with the columns' numbers; none where cards build down."""
+    largest first, then of each set of up to ``together`` columns, in the order
+    of their numbers ((1, 2), (1, 3), ...), with the columns' numbers; none
+    where cards build down.  In Glencoe each set is played by the count rule,
+    then by suit."""
     if tables.build_down:
         return
     # What every relaxed game starts from: the cards per type that are not on
@@ -188,7 +225,12 @@ def relaxed_games(
     )
     largest = min(together, TOGETHER)
     for size in range(1, largest + 1):
-        for kept in combinations(chosen, size):
+        # Sets of the first columns first: those fill while the fewest piles
+        # may open, and every set that has blocked a deal so far holds column 1.
+        sets: Iterable[tuple[_Column, ...]] = combinations(chosen, size)
+        if size > 1:
+            sets = sorted(sets, key=lambda kept: sorted(c.number for c in kept))
+        for kept in sets:
             others = [c for c in layout if c not in kept]
             game = RelaxedGame(tables, loose, bases, on, kept, others)
             yield game.numbers, game
@@ -265,6 +307,7 @@ class RelaxedGame:
         if by_suit and tables.open_rule != OPEN_PER_BASE_SUIT:
             raise ValueError("only Glencoe opens piles by suit")
         self.numbers = tuple(c.number for c in chosen)
+        self.by_suit = by_suit
         self.prev = _prev_of_types(tables)
         self.rank_of = ranks = tables.rank_of_type
         self.slots = tuple(tables.slots[rank] for rank in ranks)
