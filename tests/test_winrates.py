@@ -10,6 +10,7 @@ import pytest
 
 from intrigue import Position
 from intrigue.solver import solve
+from intrigue.solver.narrower import narrower_games
 from intrigue.solver.relaxation import COLUMN_TEST_SHARE, COLUMN_TEST_STATES, blocked_column
 from intrigue.stats import load_records, summarise
 from intrigue.variants import GAME_IDS, find_variant
@@ -45,6 +46,20 @@ def test_published_table_matches_the_per_deal_results(tmp_path, game, mode):
     rate = 100 * summary["won"] / summary["deals"]
     if summary["unknown"] == 0:
         assert re.search(rf"\*\*{rate:.2f}%\*\*", row[6])
+
+
+@pytest.mark.parametrize("game", [g for g in GAME_IDS if find_variant(g).narrower])
+def test_manual_verdicts_agree_with_the_narrower_games(tmp_path, game):
+    """Every line of a narrower game is a line of this one (docs/solver.md, "Narrower
+    games"), and the manual deal starts alike in both: so a deal won there is won here,
+    and one lost here is lost there."""
+    done = records(tmp_path, game, "manual")
+    for narrower in narrower_games(find_variant(game)):
+        theirs = records(tmp_path, narrower.id, "manual")
+        won_there = {d for d, r in theirs.items() if r["verdict"] == "won"}
+        lost_here = {d for d, r in done.items() if r["verdict"] == "lost"}
+        assert sorted(d for d in won_there if done[d]["verdict"] != "won") == [], narrower.id
+        assert sorted(d for d in lost_here if theirs[d]["verdict"] != "lost") == [], narrower.id
 
 
 @pytest.mark.parametrize("game", GAME_IDS)
