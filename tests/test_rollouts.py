@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+import time
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -37,12 +39,27 @@ manual_positions = st.builds(
 
 
 def runs(
-    position: Position, search: Search = _search, safe_moves: bool = True, **nesting: int
+    position: Position,
+    search: Search = _search,
+    safe_moves: bool = True,
+    compiled: bool = True,
+    on_progress: Callable[[int], None] | None = None,
+    deadline: float | None = None,
+    **nesting: int,
 ) -> Rollouts:
-    """Rollouts from ``position``; ``nesting``: ``level``, ``iterations``, ``seed``."""
+    """Rollouts from ``position``; ``nesting``: ``level``, ``iterations``, ``seed``.
+    ``compiled``: played by ``_core.rollouts`` (where built), else in Python over ``search``."""
     variant = position.variant
     return Rollouts(
-        position, tables_for(variant), search, OPTIONS, safe_moves, None, None, **nesting
+        position,
+        tables_for(variant),
+        search,
+        OPTIONS,
+        safe_moves,
+        deadline,
+        on_progress,
+        compiled=compiled,
+        **nesting,
     )
 
 
@@ -127,9 +144,86 @@ def test_rollouts_stay_within_budget_and_their_wins_replay(
 def test_rollouts_compiled_and_python_agree(position: Position, budget: int) -> None:
     """The compiled search expands the same positions as the Python one, so a
     seeded run of rollouts makes the same choices over either."""
-    native, python = runs(position), runs(position, _python_search)
+    native = runs(position, compiled=False)
+    python = runs(position, _python_search, compiled=False)
     assert native.run(budget) == python.run(budget)
     assert (native.used, native.best) == (python.used, python.best)
+
+
+@needs_core
+@settings(max_examples=40, deadline=None)
+@given(
+    manual_positions,
+    st.integers(1, 60_000),
+    st.booleans(),
+    st.sampled_from([(LEVEL, ITERATIONS), (1, 3), (2, 5), (4, 2)]),
+    st.integers(0, 2**40),
+)
+def test_compiled_rollouts_draw_what_the_python_ones_draw(
+    position: Position, budget: int, safe_moves: bool, nesting: tuple[int, int], seed: int
+) -> None:
+    """``_core.rollouts`` plays the Python runs draw for draw: the same line, the
+    same positions spent and cards up, the same progress reports, and the
+    generator left in the same state, run after run."""
+    level, iterations = nesting
+    reports: dict[bool, list[int]] = {True: [], False: []}
+    both = {
+        compiled: runs(
+            position,
+            safe_moves=safe_moves,
+            compiled=compiled,
+            on_progress=reports[compiled].append,
+            level=level,
+            iterations=iterations,
+            seed=seed,
+        )
+        for compiled in (True, False)
+    }
+    for part in (budget, budget // 2 + 1):
+        lines = {compiled: r.run(part) for compiled, r in both.items()}
+        assert lines[True] == lines[False]
+        assert (both[True].used, both[True].best) == (both[False].used, both[False].best)
+        assert both[True].rng.getstate() == both[False].rng.getstate()
+    assert reports[True] == reports[False]
+
+
+@needs_core
+def test_compiled_rollouts_win_the_published_deal_with_the_same_line() -> None:
+    """Salic Law 921 (manual), unknown to every full solve, won by the rollouts
+    alone with seed 101 in 1 354 637 positions (docs/winrates.md): the Python
+    runs draw that line too."""
+    position = Position.start("salic-law", 921, "manual")
+    compiled = runs(position, seed=101)
+    line = compiled.run(2_000_000)
+    assert line is not None and compiled.used == 1_354_637
+    assert replay(position, _moves(line)).is_won()
+    python = runs(position, seed=101, compiled=False)
+    assert python.run(2_000_000) == line and python.used == compiled.used
+
+
+@needs_core
+def test_compiled_rollouts_honour_the_deadline_and_reject_malformed_input() -> None:
+    position = Position.start("salic-law", 6571, "manual")
+    late = runs(position, deadline=time.monotonic() - 1)
+    assert late.run(10_000_000) is None and late.used == 0
+    from intrigue.solver import _core
+
+    good = runs(position)
+    words = good.rng.getstate()[1]
+    args = (good.state, good.origins, words, 0, 1000, 0, 1, 2, 500, 100, 200, 2.0, 1.0)
+    assert _core.rollouts(*args)[0] is None
+    for i, bad, match in [
+        (2, words[:-1], "rng_state has 624 entries"),
+        (2, (*words[:-1], 999), "out of range"),
+        (3, -1, "expected used >= 0"),
+        (4, 0, "budget 0"),
+        (6, 99, "level"),
+        (9, 0, "max_moves"),
+    ]:
+        with pytest.raises(ValueError, match=match):
+            _core.rollouts(*args[:i], bad, *args[i + 1 :])
+    with pytest.raises(ValueError, match="origins"):
+        _core.rollouts(good.state, [[0]], *args[2:])
 
 
 def test_a_run_follows_its_seed() -> None:

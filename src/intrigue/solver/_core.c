@@ -26,6 +26,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1024,6 +1025,397 @@ static PyObject *core_hold_back(PyObject *self, PyObject *args, PyObject *kwargs
     return Py_BuildValue("sLiNLN", verdict_names[result], lim.nodes, lim.best, up, dealing, line);
 }
 
+/* ------------------------------------------------------------------ the rollouts over the deal */
+
+/* rollouts.py's nested rollout policy adaptation, draw for draw: the same
+ * generator (Python's Mersenne Twister, whose state comes in from
+ * random.Random.getstate() and goes back out), the same weights and the same
+ * floating-point operations in the same order, so a seeded run makes the same
+ * choices, spends the same budget and finds the same line as the Python one
+ * (tests/test_rollouts.py checks it). */
+
+#define MT_N 624
+#define MT_M 397
+#define MAXNAMES (3 * MAXCARDS)
+#define SEND 0
+#define DEALT 1
+#define PARK 2
+
+typedef struct {
+    uint32_t mt[MT_N];
+    int index;
+} Twister;
+
+static uint32_t twister_next(Twister *g) {
+    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
+    uint32_t y;
+    if (g->index >= MT_N) {
+        int kk;
+        for (kk = 0; kk < MT_N - MT_M; kk++) {
+            y = (g->mt[kk] & 0x80000000U) | (g->mt[kk + 1] & 0x7fffffffU);
+            g->mt[kk] = g->mt[kk + MT_M] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        for (; kk < MT_N - 1; kk++) {
+            y = (g->mt[kk] & 0x80000000U) | (g->mt[kk + 1] & 0x7fffffffU);
+            g->mt[kk] = g->mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        y = (g->mt[MT_N - 1] & 0x80000000U) | (g->mt[0] & 0x7fffffffU);
+        g->mt[MT_N - 1] = g->mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 0x1U];
+        g->index = 0;
+    }
+    y = g->mt[g->index++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+}
+
+/* random.random(): 53 random bits in [0, 1). */
+static double twister_random(Twister *g) {
+    uint32_t a = twister_next(g) >> 5, b = twister_next(g) >> 6;
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
+}
+
+/* One decision of a rollout: the name chosen among the names offered. */
+typedef struct {
+    uint16_t *names; /* every choice's names, one after another */
+    int *start;      /* choice k offers names[start[k] .. start[k + 1]) */
+    uint16_t *chosen;
+    int n;
+} Choices;
+
+typedef struct {
+    State start, s;
+    uint8_t start_origin[MAXCOLS][MAXCARDS], origin[MAXCOLS][MAXCARDS];
+    Trie *trie;
+    Twister rng;
+    int level, iterations, end_nodes, max_moves, longest, safe_moves;
+    double send_bias, alpha, deadline;
+    long long used, cap;
+    int best;
+    PyObject *on_progress;
+    Choices *seqs;     /* two a level: the best so far and the latest */
+    double *policies;  /* two a level: the policy and the one being adapted */
+    double weight[MAXMOVES];
+} Runs;
+
+enum { SPENT = -2, FOUND = -3, BROKE = -4 };
+
+static double prior(const Runs *r, int name) { return name % 3 == SEND ? r->send_bias : 0.0; }
+
+/* rollouts.py _odds: each name's weight, exponentiated, scaled so the largest is 1. */
+static void odds(const double *policy, const uint16_t *names, int n, double *out) {
+    double top = policy[names[0]];
+    for (int k = 1; k < n; k++)
+        if (policy[names[k]] > top) top = policy[names[k]];
+    for (int k = 0; k < n; k++) out[k] = exp(policy[names[k]] - top);
+}
+
+/* rollouts.py _adapt, into adapted (a copy of policy first). */
+static void adapt(Runs *r, const double *policy, double *adapted, const Choices *best) {
+    memcpy(adapted, policy, MAXNAMES * sizeof(double));
+    for (int c = 0; c < best->n; c++) {
+        const uint16_t *names = best->names + best->start[c];
+        int n = best->start[c + 1] - best->start[c];
+        odds(policy, names, n, r->weight);
+        double total = 0.0;
+        for (int k = 0; k < n; k++) total += r->weight[k];
+        for (int k = 0; k < n; k++) adapted[names[k]] = adapted[names[k]] - r->alpha * r->weight[k] / total;
+        adapted[best->chosen[c]] = adapted[best->chosen[c]] + r->alpha;
+    }
+}
+
+static void copy_choices(Choices *to, const Choices *from) {
+    to->n = from->n;
+    memcpy(to->start, from->start, (size_t)(from->n + 1) * sizeof(int));
+    memcpy(to->chosen, from->chosen, (size_t)from->n * sizeof(uint16_t));
+    memcpy(to->names, from->names, (size_t)from->start[from->n] * sizeof(uint16_t));
+}
+
+/* state.py play_tracked */
+static int play_tracked(State *s, uint8_t origin[MAXCOLS][MAXCARDS], int code) {
+    int k = s->dealt, ncols = s->ncols, height = ncols ? s->len[ncols - 1] : 0;
+    if (play(s, code)) return -1;
+    if (code == DEAL_CODE) {
+        if (s->ncols == ncols && s->len[ncols - 1] > height) origin[ncols - 1][height] = (uint8_t)k;
+    } else if (code >= COLUMN_MOVE) {
+        int i = (code - COLUMN_MOVE) >> 3, j = (code - COLUMN_MOVE) & 7;
+        origin[j][s->len[j] - 1] = origin[i][s->len[i]];
+    }
+    return 0;
+}
+
+/* rollouts.py _name: what a move does to which card of the stock. */
+static int name_of(const State *s, uint8_t origin[MAXCOLS][MAXCARDS], int code) {
+    if (code < DEAL_CODE) return 3 * origin[code][s->len[code] - 1] + SEND;
+    if (code == DEAL_CODE) return 3 * s->dealt + DEALT;
+    int i = (code - COLUMN_MOVE) >> 3;
+    return 3 * origin[i][s->len[i] - 1] + PARK;
+}
+
+/* The start state again, in a fresh trie now and then (the rollouts' columns
+ * would otherwise fill it): the ids change, never what they stand for. */
+static int restart(Runs *r) {
+    if (r->trie->count > (1u << 21)) {
+        trie_free(r->trie);
+        if (trie_init(r->trie)) return -1;
+        for (int i = 0; i < r->start.ncols; i++) {
+            uint32_t id = 0;
+            for (int h = 0; h < r->start.len[i]; h++) {
+                id = trie_child(r->trie, id, r->start.col[i][h]);
+                if (id == TRIE_FULL) return -1;
+            }
+            r->start.cid[i] = id;
+        }
+    }
+    int *log = r->s.log;
+    size_t caplog = r->s.caplog;
+    r->s = r->start;
+    r->s.log = log;
+    r->s.caplog = caplog;
+    r->s.nlog = 0;
+    memcpy(r->origin, r->start_origin, sizeof r->origin);
+    return 0;
+}
+
+/* rollouts.py Rollouts._rollout: a score >= 0, or SPENT, FOUND (the line is
+ * r->s's log), BROKE (a Python exception is set). */
+static int rollout(Runs *r, const double *policy, Choices *out) {
+    if (r->used + r->end_nodes + r->longest > r->cap || (r->deadline >= 0 && monotonic() >= r->deadline))
+        return SPENT;
+    if (PyErr_CheckSignals()) return BROKE;
+    if (restart(r)) goto oom;
+    State *s = &r->s;
+    uint8_t moves[MAXMOVES];
+    int played = 0;
+    out->n = 0;
+    out->start[0] = 0;
+    while (s->dealt < s->n_order && played < r->max_moves) {
+        int ncols = r->safe_moves ? s->ncols : 0;
+        for (int i = 0; i < ncols; i++) {
+            while (s->len[i] && safe_top(s, i)) {
+                if (play_tracked(s, r->origin, i)) goto oom;
+                played++;
+            }
+        }
+        int n = gen_moves(s, moves);
+        if (n > 1) {
+            uint16_t *names = out->names + out->start[out->n];
+            for (int k = 0; k < n; k++) names[k] = (uint16_t)name_of(s, r->origin, moves[k]);
+            odds(policy, names, n, r->weight);
+            /* random.choices(range(n), weights): a bisection of the running sums. */
+            double cum[MAXMOVES], sum = 0.0;
+            for (int k = 0; k < n; k++) cum[k] = sum = sum + r->weight[k];
+            double x = twister_random(&r->rng) * (cum[n - 1] + 0.0);
+            int lo = 0, hi = n - 1;
+            while (lo < hi) {
+                int mid = (lo + hi) / 2;
+                if (x < cum[mid])
+                    hi = mid;
+                else
+                    lo = mid + 1;
+            }
+            out->chosen[out->n] = names[lo];
+            out->start[out->n + 1] = out->start[out->n] + n;
+            out->n++;
+            if (play_tracked(s, r->origin, moves[lo])) goto oom;
+        } else if (n) {
+            if (play_tracked(s, r->origin, moves[0])) goto oom;
+        } else {
+            break;
+        }
+        played++;
+    }
+    Limits lim;
+    memset(&lim, 0, sizeof lim);
+    lim.limit = r->end_nodes;
+    lim.deadline = r->deadline;
+    lim.safe_moves = r->safe_moves;
+    int verdict = search(s, &lim);
+    if (verdict == FAILED) return BROKE;
+    r->used += played + lim.nodes;
+    if (lim.best > r->best) r->best = lim.best;
+    if (r->on_progress) {
+        PyObject *res = PyObject_CallFunction(r->on_progress, "L", r->used);
+        if (!res) return BROKE;
+        Py_DECREF(res);
+    }
+    return verdict == WON ? FOUND : lim.best;
+oom:
+    PyErr_NoMemory();
+    return BROKE;
+}
+
+/* rollouts.py Rollouts._nested: level 0 is a rollout; level n runs level
+ * n - 1 `iterations` times, adapting its policy to the best choices so far. */
+static int nested(Runs *r, int level, const double *policy, Choices *out) {
+    if (level == 0) return rollout(r, policy, out);
+    double *mine = r->policies + (size_t)(2 * level) * MAXNAMES, *next = mine + MAXNAMES;
+    Choices *best = &r->seqs[2 * level], *latest = &r->seqs[2 * level + 1];
+    memcpy(mine, policy, MAXNAMES * sizeof(double));
+    int best_score = -1;
+    best->n = 0;
+    best->start[0] = 0;
+    for (int k = 0; k < r->iterations; k++) {
+        int score = nested(r, level - 1, mine, latest);
+        if (score < 0) return score;
+        if (score >= best_score) {
+            Choices swap = *best;
+            *best = *latest;
+            *latest = swap;
+            best_score = score;
+        }
+        adapt(r, mine, next, best);
+        memcpy(mine, next, MAXNAMES * sizeof(double));
+    }
+    copy_choices(out, best);
+    return best_score;
+}
+
+static int alloc_choices(Choices *c, int max_moves) {
+    c->names = malloc((size_t)max_moves * MAXMOVES * sizeof(uint16_t));
+    c->start = malloc((size_t)(max_moves + 1) * sizeof(int));
+    c->chosen = malloc((size_t)max_moves * sizeof(uint16_t));
+    c->n = 0;
+    if (c->start) c->start[0] = 0;
+    return c->names && c->start && c->chosen ? 0 : -1;
+}
+
+static void free_runs(Runs *r, int nseqs) {
+    for (int k = 0; k < nseqs; k++) {
+        free(r->seqs[k].names);
+        free(r->seqs[k].start);
+        free(r->seqs[k].chosen);
+    }
+    free(r->seqs);
+    free(r->policies);
+    free(r->s.log);
+    trie_free(r->trie);
+}
+
+/* The generator's state: random.Random.getstate()[1], 624 words and the index. */
+static int load_twister(PyObject *obj, Twister *g) {
+    PyObject *seq = PySequence_Tuple(obj);
+    if (!seq) return -1;
+    if (PyTuple_GET_SIZE(seq) != MT_N + 1) {
+        PyErr_Format(PyExc_ValueError, "rng_state has %zd entries, expected %d", PyTuple_GET_SIZE(seq), MT_N + 1);
+        Py_DECREF(seq);
+        return -1;
+    }
+    for (int k = 0; k <= MT_N; k++) {
+        unsigned long x = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(seq, k));
+        if ((x == (unsigned long)-1 && PyErr_Occurred()) || x > (k < MT_N ? 0xFFFFFFFFUL : (unsigned long)MT_N)) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "rng_state: a word is out of range");
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (k < MT_N)
+            g->mt[k] = (uint32_t)x;
+        else
+            g->index = (int)x;
+    }
+    Py_DECREF(seq);
+    return 0;
+}
+
+static PyObject *dump_twister(const Twister *g) {
+    PyObject *t = PyTuple_New(MT_N + 1);
+    if (!t) return NULL;
+    for (int k = 0; k <= MT_N; k++) {
+        PyObject *x = PyLong_FromUnsignedLong(k < MT_N ? g->mt[k] : (unsigned long)g->index);
+        if (!x) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, k, x);
+    }
+    return t;
+}
+
+static PyObject *core_rollouts(PyObject *self, PyObject *args, PyObject *kwargs) {
+    (void)self;
+    static char *kwlist[] = {"state",      "origins", "rng_state", "used",     "budget",      "best",
+                             "level",      "iterations", "end_nodes", "max_moves", "longest",   "send_bias",
+                             "alpha",      "deadline", "on_progress", "safe_moves", NULL};
+    PyObject *obj, *origins, *rng_state, *deadline = Py_None, *on_progress = Py_None;
+    long long used, budget;
+    int best, level, iterations, end_nodes, max_moves, longest, safe_moves = 1;
+    double send_bias, alpha;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOLLiiiiiidd|OOp", kwlist, &obj, &origins, &rng_state, &used,
+                                     &budget, &best, &level, &iterations, &end_nodes, &max_moves, &longest, &send_bias,
+                                     &alpha, &deadline, &on_progress, &safe_moves))
+        return NULL;
+    if (check_range("level", level, 0, 16) || check_range("iterations", iterations, 1, 1 << 16) ||
+        check_range("end_nodes", end_nodes, 1, BIG) || check_range("max_moves", max_moves, 1, 4 * MAXCARDS) ||
+        check_range("longest", longest, 0, BIG))
+        return NULL;
+    if (used < 0 || budget < 1 || used > (1LL << 62) - budget) {
+        PyErr_Format(PyExc_ValueError, "used %lld and budget %lld: expected used >= 0 and budget >= 1", used, budget);
+        return NULL;
+    }
+    Limits lim;
+    if (parse_limits(Py_None, deadline, &lim)) return NULL;
+    static Runs zero;
+    Runs *r = malloc(sizeof(Runs));
+    Trie trie;
+    if (!r) return PyErr_NoMemory();
+    *r = zero;
+    int nseqs = 0;
+    if (trie_init(&trie)) {
+        trie_free(&trie);
+        free(r);
+        return PyErr_NoMemory();
+    }
+    r->trie = &trie;
+    if (load_state(obj, &r->start, &trie) || load_origins(origins, &r->start, r->start_origin) ||
+        load_twister(rng_state, &r->rng))
+        goto fail;
+    r->level = level;
+    r->iterations = iterations;
+    r->end_nodes = end_nodes;
+    r->max_moves = max_moves;
+    r->longest = longest;
+    r->safe_moves = safe_moves;
+    r->send_bias = send_bias;
+    r->alpha = alpha;
+    r->deadline = lim.deadline;
+    r->used = used;
+    r->cap = used + budget;
+    r->best = best;
+    r->on_progress = on_progress == Py_None ? NULL : on_progress;
+    r->seqs = calloc((size_t)(2 * level + 2), sizeof(Choices));
+    r->policies = malloc((size_t)(2 * level + 2) * MAXNAMES * sizeof(double));
+    if (!r->seqs || !r->policies) goto oom;
+    for (nseqs = 0; nseqs < 2 * level + 2;)
+        if (alloc_choices(&r->seqs[nseqs++], max_moves)) goto oom;
+    /* rollouts.py Rollouts.run: restarts from an empty policy until a win or the budget's end. */
+    double *empty = r->policies;
+    for (int name = 0; name < MAXNAMES; name++) empty[name] = prior(r, name);
+    int score;
+    do {
+        score = nested(r, level, empty, &r->seqs[1]);
+    } while (score >= 0);
+    if (score == BROKE) goto fail;
+    PyObject *line = score == FOUND ? int_list(r->s.log, r->s.nlog) : Py_NewRef(Py_None);
+    PyObject *twister = line ? dump_twister(&r->rng) : NULL;
+    PyObject *result = NULL;
+    if (twister)
+        result = Py_BuildValue("NLiN", line, r->used, r->best, twister);
+    else
+        Py_XDECREF(line);
+    free_runs(r, nseqs);
+    free(r);
+    return result;
+oom:
+    PyErr_NoMemory();
+fail:
+    free(r->start.log);
+    free_runs(r, nseqs);
+    free(r);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"search", (PyCFunction)(void (*)(void))core_search, METH_VARARGS | METH_KEYWORDS,
      "search(state, max_nodes=None, deadline=None, on_progress=None, safe_moves=True)\n"
@@ -1032,6 +1424,10 @@ static PyMethodDef methods[] = {
      "hold_back(state, origins, held, newest_first=False, max_nodes=None, deadline=None, safe_moves=True)\n"
      "-> (verdict, nodes, best, sent, dealing, ops or None): search.py's deal_holding_back from state\n"
      "(origins: the stock index of each column card; held: stock indices), then search() from its end."},
+    {"rollouts", (PyCFunction)(void (*)(void))core_rollouts, METH_VARARGS | METH_KEYWORDS,
+     "rollouts(state, origins, rng_state, used, budget, best, level, iterations, end_nodes, max_moves, longest,\n"
+     "send_bias, alpha, deadline=None, on_progress=None, safe_moves=True) -> (ops or None, used, best, rng_state):\n"
+     "rollouts.py's Rollouts.run from state, draw for draw (rng_state: random.Random.getstate()[1])."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -19,3 +19,21 @@ def hold_back(
     deadline: float | None = None,
     safe_moves: bool = True,
 ) -> tuple[Literal["won", "lost", "unknown"], int, int, list[int], int, list[int] | None]: ...
+def rollouts(
+    state: SearchState,
+    origins: Sequence[Sequence[int]],
+    rng_state: tuple[int, ...],
+    used: int,
+    budget: int,
+    best: int,
+    level: int,
+    iterations: int,
+    end_nodes: int,
+    max_moves: int,
+    longest: int,
+    send_bias: float,
+    alpha: float,
+    deadline: float | None = None,
+    on_progress: Callable[[int], None] | None = None,
+    safe_moves: bool = True,
+) -> tuple[list[int] | None, int, int, tuple[int, ...]]: ...

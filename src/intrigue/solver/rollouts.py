@@ -22,7 +22,9 @@ the deal").
 A rollout is made of legal moves only, and a win is replayed through the
 engine by :func:`~intrigue.solver.search.solve` like any other; a rollout
 proves nothing about a loss.  The generator is seeded, so a solve is
-repeatable.
+repeatable.  Where the compiled search is built, a whole run is played by
+``_core.rollouts``, draw for draw the same as the Python here, which stays the
+specification (some thirty times slower: it plays each rollout's moves in Python).
 """
 
 from __future__ import annotations
@@ -42,6 +44,13 @@ from intrigue.solver.state import (
     play_tracked,
     stock_indices,
 )
+
+try:
+    from intrigue.solver import _core
+except ImportError:  # installed without a C compiler: the runs are played here
+    NATIVE = False
+else:
+    NATIVE = True
 
 LEVEL = 3
 """Nesting level of each run: level 3 is ``ITERATIONS ** 3`` rollouts."""
@@ -63,7 +72,9 @@ _SEND, _DEAL, _PARK = 0, 1, 2
 class Rollouts:
     """Runs of nested rollout policy adaptation from one manual ``position``
     (``level``, ``iterations`` and ``seed`` as the module's constants, which
-    ``solve`` uses; the benchmark varies them).
+    ``solve`` uses; the benchmark varies them).  ``compiled``: play the runs in
+    ``_core.rollouts`` where it is built (its end searches are then the compiled
+    search, whatever ``search`` is); the same draws, positions and lines.
 
     ``used`` counts every move a rollout played and every position its end
     search expanded; ``best`` is the most cards up any rollout saw.
@@ -82,7 +93,9 @@ class Rollouts:
         level: int = LEVEL,
         iterations: int = ITERATIONS,
         seed: int = SEED,
+        compiled: bool = True,
     ) -> None:
+        self.compiled = compiled and NATIVE
         self.level = level
         self.iterations = iterations
         self.state = SearchState(position, tables, **options)
@@ -106,6 +119,8 @@ class Rollouts:
         """Restart runs until one wins (its undo-log operations from the
         position) or ``budget`` positions are spent."""
         self.cap = self.used + budget
+        if self.compiled:
+            return self._run_compiled(budget)
         try:
             while True:
                 self._nested(self.level, {})
@@ -113,6 +128,30 @@ class Rollouts:
             return won.ops
         except _Spent:
             return None
+
+    def _run_compiled(self, budget: int) -> tuple[int, ...] | None:
+        self.state.restore(self.start)
+        version, words, gauss = self.rng.getstate()
+        ops, self.used, self.best, words = _core.rollouts(
+            self.state,
+            self.origins,
+            words,
+            self.used,
+            budget,
+            self.best,
+            self.level,
+            self.iterations,
+            END_NODES,
+            self.max_moves,
+            self.longest,
+            SEND_BIAS,
+            ALPHA,
+            self.deadline,
+            self.on_progress,
+            self.safe_moves,
+        )
+        self.rng.setstate((version, words, gauss))
+        return None if ops is None else tuple(ops)
 
     def _nested(self, level: int, policy: dict[int, float]) -> tuple[int, list[_Choice]]:
         if level == 0:
@@ -213,7 +252,9 @@ def _adapt(policy: dict[int, float], choices: list[_Choice]) -> dict[int, float]
     adapted = dict(policy)
     for choice in choices:
         odds = _odds(policy, choice.names)
-        total = sum(odds)
+        total = 0.0
+        for odd in odds:  # in order, as _core.rollouts adds them (sum() may not)
+            total += odd
         for name, odd in zip(choice.names, odds, strict=True):
             adapted[name] = adapted.get(name, _prior(name)) - ALPHA * odd / total
         adapted[choice.chosen] = adapted.get(choice.chosen, _prior(choice.chosen)) + ALPHA

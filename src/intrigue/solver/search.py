@@ -233,9 +233,8 @@ def solve(
     def roll(budget: int | None) -> tuple[Move, ...] | None:
         # Rollouts over the deal (rollouts.py) within ``budget``: a winning line or None.
         nonlocal used, best
-        runs = Rollouts(
-            position, tables, search, options, safe_moves, deadline, progress_from(used), seed=seed
-        )
+        runs = Rollouts(position, tables, search, options, safe_moves, deadline,
+                        progress_from(used), seed=seed, compiled=native)  # fmt: skip
         ops = runs.run(ROLLOUT_SHARE_UNLIMITED if budget is None else max(1, budget))
         used += runs.used
         best = max(best, runs.best)
@@ -626,10 +625,10 @@ class _Probes:
                 mark = len(log)
                 after = [o[:] for o in origins]
                 _deal(state, after)
-                child = _BeamEntry(
-                    state.snapshot(), entry.line + tuple(log), tuple(map(tuple, after))
-                )
-                children.append((state.key(), child))
+                key = state.key()  # parking a newest card, then dealing a base, swaps two columns
+                if all(key != old for old, _ in children):
+                    line, where = entry.line + tuple(log), tuple(map(tuple, after))
+                    children.append((key, _BeamEntry(state.snapshot(), line, where)))
                 state.undo_to(mark)
             newest = len(cols) - 1
             for i in range(len(cols)):
