@@ -24,7 +24,7 @@ engine by :func:`~intrigue.solver.search.solve` like any other; a rollout
 proves nothing about a loss.  The generator is seeded, so a solve is
 repeatable.  Where the compiled search is built, a whole run is played by
 ``_core.rollouts``, draw for draw the same as the Python here, which stays the
-specification (some thirty times slower: it plays each rollout's moves in Python).
+specification (3 to 30 times slower: it plays each rollout's moves in Python).
 """
 
 from __future__ import annotations
