@@ -54,10 +54,10 @@ def test_manual_verdicts_agree_with_the_narrower_games(tmp_path, game):
     games"), and the manual deal starts alike in both: so a deal won there is won here,
     and one lost here is lost there."""
     done = records(tmp_path, game, "manual")
+    lost_here = {d for d, r in done.items() if r["verdict"] == "lost"}
     for narrower in narrower_games(find_variant(game)):
         theirs = records(tmp_path, narrower.id, "manual")
         won_there = {d for d, r in theirs.items() if r["verdict"] == "won"}
-        lost_here = {d for d, r in done.items() if r["verdict"] == "lost"}
         assert sorted(d for d in won_there if done[d]["verdict"] != "won") == [], narrower.id
         assert sorted(d for d in lost_here if theirs[d]["verdict"] != "lost") == [], narrower.id
 

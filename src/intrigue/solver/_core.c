@@ -890,6 +890,19 @@ static PyObject *core_search(PyObject *self, PyObject *args, PyObject *kwargs) {
 
 /* ------------------------------------------------------------------ the hold-back probe */
 
+/* state.py play_tracked: play(), keeping origin[i][h], the stock index of each column card, in step. */
+static int play_tracked(State *s, uint8_t origin[MAXCOLS][MAXCARDS], int code) {
+    int k = s->dealt, ncols = s->ncols, height = ncols ? s->len[ncols - 1] : 0;
+    if (play(s, code)) return -1;
+    if (code == DEAL_CODE) {
+        if (s->ncols == ncols && s->len[ncols - 1] > height) origin[ncols - 1][height] = (uint8_t)k;
+    } else if (code >= COLUMN_MOVE) {
+        int i = (code - COLUMN_MOVE) >> 3, j = (code - COLUMN_MOVE) & 7;
+        origin[j][s->len[j] - 1] = origin[i][s->len[i]];
+    }
+    return 0;
+}
+
 /* search.py deal_holding_back, step for step: deal the rest of the stock; a
  * dealt card that lands on the newest column goes up at once if it is not
  * held and can; then the cascade sends up the leftmost (newest_first: the
@@ -902,9 +915,8 @@ static int deal_holding_back(State *s, uint8_t origin[MAXCOLS][MAXCARDS], const 
     *nsent = 0;
     while (s->dealt < s->n_order) {
         int k = s->dealt, ncols = s->ncols, last = ncols - 1, height = s->len[last];
-        if (play(s, DEAL_CODE)) return -1;
+        if (play_tracked(s, origin, DEAL_CODE)) return -1;
         if (s->ncols == ncols && s->len[last] > height) {
-            origin[last][height] = (uint8_t)k;
             if (!held[k] && can_up(s, top(s, last))) {
                 if (play(s, last)) return -1;
                 sent[(*nsent)++] = k;
@@ -1133,19 +1145,6 @@ static void copy_choices(Choices *to, const Choices *from) {
     memcpy(to->names, from->names, (size_t)from->start[from->n] * sizeof(uint16_t));
 }
 
-/* state.py play_tracked */
-static int play_tracked(State *s, uint8_t origin[MAXCOLS][MAXCARDS], int code) {
-    int k = s->dealt, ncols = s->ncols, height = ncols ? s->len[ncols - 1] : 0;
-    if (play(s, code)) return -1;
-    if (code == DEAL_CODE) {
-        if (s->ncols == ncols && s->len[ncols - 1] > height) origin[ncols - 1][height] = (uint8_t)k;
-    } else if (code >= COLUMN_MOVE) {
-        int i = (code - COLUMN_MOVE) >> 3, j = (code - COLUMN_MOVE) & 7;
-        origin[j][s->len[j] - 1] = origin[i][s->len[i]];
-    }
-    return 0;
-}
-
 /* rollouts.py _name: what a move does to which card of the stock. */
 static int name_of(const State *s, uint8_t origin[MAXCOLS][MAXCARDS], int code) {
     if (code < DEAL_CODE) return 3 * origin[code][s->len[code] - 1] + SEND;
@@ -1282,8 +1281,9 @@ static int alloc_choices(Choices *c, int max_moves) {
     return c->names && c->start && c->chosen ? 0 : -1;
 }
 
-static void free_runs(Runs *r, int nseqs) {
-    for (int k = 0; k < nseqs; k++) {
+/* Frees what core_rollouts allocated (the choices are calloc'd: unallocated ones are NULL). */
+static void free_runs(Runs *r) {
+    for (int k = 0; r->seqs && k < 2 * r->level + 2; k++) {
         free(r->seqs[k].names);
         free(r->seqs[k].start);
         free(r->seqs[k].chosen);
@@ -1356,12 +1356,9 @@ static PyObject *core_rollouts(PyObject *self, PyObject *args, PyObject *kwargs)
     }
     Limits lim;
     if (parse_limits(Py_None, deadline, &lim)) return NULL;
-    static Runs zero;
-    Runs *r = malloc(sizeof(Runs));
+    Runs *r = calloc(1, sizeof(Runs));
     Trie trie;
     if (!r) return PyErr_NoMemory();
-    *r = zero;
-    int nseqs = 0;
     if (trie_init(&trie)) {
         trie_free(&trie);
         free(r);
@@ -1387,8 +1384,8 @@ static PyObject *core_rollouts(PyObject *self, PyObject *args, PyObject *kwargs)
     r->seqs = calloc((size_t)(2 * level + 2), sizeof(Choices));
     r->policies = malloc((size_t)(2 * level + 2) * MAXNAMES * sizeof(double));
     if (!r->seqs || !r->policies) goto oom;
-    for (nseqs = 0; nseqs < 2 * level + 2;)
-        if (alloc_choices(&r->seqs[nseqs++], max_moves)) goto oom;
+    for (int k = 0; k < 2 * level + 2; k++)
+        if (alloc_choices(&r->seqs[k], max_moves)) goto oom;
     /* rollouts.py Rollouts.run: restarts from an empty policy until a win or the budget's end. */
     double *empty = r->policies;
     for (int name = 0; name < MAXNAMES; name++) empty[name] = prior(r, name);
@@ -1404,14 +1401,13 @@ static PyObject *core_rollouts(PyObject *self, PyObject *args, PyObject *kwargs)
         result = Py_BuildValue("NLiN", line, r->used, r->best, twister);
     else
         Py_XDECREF(line);
-    free_runs(r, nseqs);
+    free_runs(r);
     free(r);
     return result;
 oom:
     PyErr_NoMemory();
 fail:
-    free(r->start.log);
-    free_runs(r, nseqs);
+    free_runs(r);
     free(r);
     return NULL;
 }
