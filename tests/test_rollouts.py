@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -21,8 +22,16 @@ from intrigue.solver.rollouts import (
     _Choice,
     _prior,
 )
-from intrigue.solver.search import NATIVE, _moves, _python_search, _search, tables_for
-from intrigue.solver.state import SHORTCUTS, Search
+from intrigue.solver.search import NATIVE, Verdict, _moves, _python_search, _search, tables_for
+from intrigue.solver.state import (
+    COLUMN_MOVE,
+    SHORTCUTS,
+    Search,
+    SearchState,
+    op_code,
+    play_tracked,
+    stock_indices,
+)
 from intrigue.variants import GAME_IDS
 from play import random_position
 
@@ -190,12 +199,12 @@ def test_compiled_rollouts_draw_what_the_python_ones_draw(
 @needs_core
 def test_compiled_rollouts_win_the_published_deal_with_the_same_line() -> None:
     """Salic Law 921 (manual), unknown to every full solve, won by the rollouts
-    alone with seed 101 in 1 354 637 positions (docs/winrates.md): the Python
-    runs draw that line too."""
+    alone with seed 101 in 542 141 positions (docs/solver.md, "Rollouts over
+    the deal"): the Python runs draw that line too."""
     position = Position.start("salic-law", 921, "manual")
     compiled = runs(position, seed=101)
     line = compiled.run(2_000_000)
-    assert line is not None and compiled.used == 1_354_637
+    assert line is not None and compiled.used == 542_141
     assert replay(position, _moves(line)).is_won()
     python = runs(position, seed=101, compiled=False)
     assert python.run(2_000_000) == line and python.used == compiled.used
@@ -256,3 +265,37 @@ def test_adapting_makes_the_chosen_names_likelier() -> None:
     assert adapted[send] == pytest.approx(_prior(send) - ALPHA * before[0])
     assert adapted[park] == pytest.approx(_prior(park) - ALPHA * before[2])
     assert policy == {deal: 0.5}  # the old policy is left as it was
+
+
+def test_a_rollout_moves_a_card_between_columns_once_between_deals() -> None:
+    """Salic Law 3817 (manual): once the policy had learned to park a card, the
+    rollouts shuttled it between vacant columns until they ran out of moves,
+    and most ended mid-deal.  Now no card moves between columns twice with no
+    deal or pile move between, and every rollout deals the whole pack."""
+    position = Position.start("salic-law", 3817, "manual")
+    ends: list[tuple[int, ...]] = []
+
+    def search(state: SearchState, *args: Any) -> tuple[Verdict, int, int]:
+        assert state.dealt == state.n_order
+        ends.append(tuple(state.log))
+        return _search(state, *args)
+
+    rollouts = runs(position, search, compiled=False, seed=1)
+    assert rollouts.run(200_000) is None
+    assert len(ends) > 100
+    parks = 0
+    for ops in ends:
+        state = SearchState(position, tables_for(position.variant), **OPTIONS)
+        origins = stock_indices(position)
+        moved: set[int] = set()
+        for op in ops:
+            code = op_code(op)
+            if code >= COLUMN_MOVE:
+                card = origins[(code - COLUMN_MOVE) // 8][-1]
+                assert card not in moved
+                moved.add(card)
+                parks += 1
+            else:
+                moved.clear()
+            play_tracked(state, origins, code)
+    assert parks > 0  # the rollouts do park

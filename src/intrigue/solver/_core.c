@@ -1188,6 +1188,11 @@ static int rollout(Runs *r, const double *policy, Choices *out) {
     State *s = &r->s;
     uint8_t moves[MAXMOVES];
     int played = 0;
+    /* rollouts.py _unmoved: the stock places of the cards moved between
+     * columns since the last deal or pile move, flagged and listed. */
+    uint8_t moved[256], moved_list[MAXCARDS];
+    int nmoved = 0;
+    memset(moved, 0, sizeof moved);
     out->n = 0;
     out->start[0] = 0;
     while (s->dealt < s->n_order && played < r->max_moves) {
@@ -1196,9 +1201,24 @@ static int rollout(Runs *r, const double *policy, Choices *out) {
             while (s->len[i] && safe_top(s, i)) {
                 if (play_tracked(s, r->origin, i)) goto oom;
                 played++;
+                while (nmoved) moved[moved_list[--nmoved]] = 0;
             }
         }
         int n = gen_moves(s, moves);
+        if (nmoved) {
+            int kept = 0;
+            for (int k = 0; k < n; k++) {
+                int code = moves[k];
+                if (code < COLUMN_MOVE) {
+                    moves[kept++] = moves[k];
+                } else {
+                    int i = (code - COLUMN_MOVE) >> 3;
+                    if (!moved[r->origin[i][s->len[i] - 1]]) moves[kept++] = moves[k];
+                }
+            }
+            n = kept;
+        }
+        int code;
         if (n > 1) {
             uint16_t *names = out->names + out->start[out->n];
             for (int k = 0; k < n; k++) names[k] = (uint16_t)name_of(s, r->origin, moves[k]);
@@ -1218,12 +1238,23 @@ static int rollout(Runs *r, const double *policy, Choices *out) {
             out->chosen[out->n] = names[lo];
             out->start[out->n + 1] = out->start[out->n] + n;
             out->n++;
-            if (play_tracked(s, r->origin, moves[lo])) goto oom;
+            code = moves[lo];
         } else if (n) {
-            if (play_tracked(s, r->origin, moves[0])) goto oom;
+            code = moves[0];
         } else {
             break;
         }
+        if (code >= COLUMN_MOVE) {
+            int i = (code - COLUMN_MOVE) >> 3;
+            uint8_t place = r->origin[i][s->len[i] - 1];
+            if (!moved[place] && nmoved < MAXCARDS) {
+                moved[place] = 1;
+                moved_list[nmoved++] = place;
+            }
+        } else {
+            while (nmoved) moved[moved_list[--nmoved]] = 0;
+        }
+        if (play_tracked(s, r->origin, code)) goto oom;
         played++;
     }
     Limits lim;

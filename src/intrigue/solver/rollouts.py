@@ -176,6 +176,9 @@ class Rollouts:
         origins = [o[:] for o in self.origins]
         choices: list[_Choice] = []
         played = 0
+        # Stock places of the cards moved between columns since the last deal
+        # or pile move (Salic Law): not moved again before one (_unmoved).
+        moved: set[int] = set()
 
         n_order = state.n_order
         safe_moves = self.safe_moves
@@ -184,16 +187,22 @@ class Rollouts:
                 while cols[i] and state.safe_top(cols[i]):
                     play_tracked(state, origins, i)
                     played += 1
-            moves = state.moves()
+                    moved.clear()
+            moves = _unmoved(state.moves(), origins, moved)
             if len(moves) > 1:
                 names = tuple(_name(code, origins, state.dealt) for code in moves)
                 pick = self.rng.choices(range(len(moves)), _odds(policy, names))[0]
                 choices.append(_Choice(names[pick], names))
-                play_tracked(state, origins, moves[pick])
+                code = moves[pick]
             elif moves:
-                play_tracked(state, origins, moves[0])
+                code = moves[0]
             else:
                 break
+            if code >= COLUMN_MOVE:
+                moved.add(origins[(code - COLUMN_MOVE) // 8][-1])
+            else:
+                moved.clear()
+            play_tracked(state, origins, code)
             played += 1
         verdict, nodes, best = self.search(state, END_NODES, deadline, None, safe_moves)
         self.used += played + nodes
@@ -222,6 +231,22 @@ class _Won(Exception):
 
 class _Spent(Exception):
     pass
+
+
+def _unmoved(moves: list[int], origins: list[list[int]], moved: set[int]) -> list[int]:
+    """``moves`` without the column moves of a card in ``moved``.
+
+    A rollout need not try every line, and moving a card twice between columns
+    with no deal or pile move in between seldom gets it anywhere one move could
+    not.  Without this, since a card's parking moves share one name in the
+    policy, a policy that had learned to park a card shuttled it between vacant
+    columns until the rollout ran out of moves: nine Salic Law rollouts in ten
+    ended so, mid-deal, scored by a 500-position search from there
+    (docs/solver.md, "Rollouts over the deal").
+    """
+    if not moved:
+        return moves
+    return [m for m in moves if m < COLUMN_MOVE or origins[(m - COLUMN_MOVE) // 8][-1] not in moved]
 
 
 def _name(code: int, origins: list[list[int]], dealt: int) -> int:
