@@ -23,9 +23,10 @@ import time
 
 from intrigue.position import Position
 from intrigue.solver import replay
+from intrigue.solver.dfs import search
 from intrigue.solver.rollouts import END_NODES, ITERATIONS, LEVEL, Rollouts
 from intrigue.solver.rules import tables_for
-from intrigue.solver.search import _moves, _search
+from intrigue.solver.search import _moves
 from intrigue.solver.state import SHORTCUTS
 
 DEALS = (
@@ -55,7 +56,7 @@ def main() -> None:
             game, _, deal = spec.partition(":")
             position = Position.start(game, int(deal), "manual")
             rollouts = Rollouts(
-                position, tables_for(position.variant), _search, OPTIONS, True, None, None,
+                position, tables_for(position.variant), search, OPTIONS, True, None, None,
                 level=args.level, iterations=args.iterations, seed=seed, compiled=not args.python,
             )  # fmt: skip
             t = time.perf_counter()

@@ -24,7 +24,7 @@ from collections import Counter
 
 from intrigue.position import Position
 from intrigue.solver import DEFAULT_MAX_NODES, solve
-from intrigue.solver.search import NATIVE
+from intrigue.solver.dfs import NATIVE
 from intrigue.stats import parse_range, percentile
 from intrigue.variants import GAME_IDS
 

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from intrigue.position import Position
 from intrigue.solver import replay, solve
+from intrigue.solver.dfs import NATIVE, Verdict, python_search, search
 from intrigue.solver.rollouts import (
     ALPHA,
     ITERATIONS,
@@ -22,7 +23,7 @@ from intrigue.solver.rollouts import (
     _Choice,
     _prior,
 )
-from intrigue.solver.search import NATIVE, Verdict, _moves, _python_search, _search, tables_for
+from intrigue.solver.search import _moves, tables_for
 from intrigue.solver.state import (
     COLUMN_MOVE,
     SHORTCUTS,
@@ -49,7 +50,7 @@ manual_positions = st.builds(
 
 def runs(
     position: Position,
-    search: Search = _search,
+    search: Search = search,
     safe_moves: bool = True,
     compiled: bool = True,
     on_progress: Callable[[int], None] | None = None,
@@ -154,7 +155,7 @@ def test_rollouts_compiled_and_python_agree(position: Position, budget: int) -> 
     """The compiled search expands the same positions as the Python one, so a
     seeded run of rollouts makes the same choices over either."""
     native = runs(position, compiled=False)
-    python = runs(position, _python_search, compiled=False)
+    python = runs(position, python_search, compiled=False)
     assert native.run(budget) == python.run(budget)
     assert (native.used, native.best) == (python.used, python.best)
 
@@ -275,12 +276,12 @@ def test_a_rollout_moves_a_card_between_columns_once_between_deals() -> None:
     position = Position.start("salic-law", 3817, "manual")
     ends: list[tuple[int, ...]] = []
 
-    def search(state: SearchState, *args: Any) -> tuple[Verdict, int, int]:
+    def watched(state: SearchState, *args: Any) -> tuple[Verdict, int, int]:
         assert state.dealt == state.n_order
         ends.append(tuple(state.log))
-        return _search(state, *args)
+        return search(state, *args)
 
-    rollouts = runs(position, search, compiled=False, seed=1)
+    rollouts = runs(position, watched, compiled=False, seed=1)
     assert rollouts.run(200_000) is None
     assert len(ends) > 100
     parks = 0

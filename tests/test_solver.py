@@ -23,12 +23,11 @@ from intrigue.game import Game
 from intrigue.notation import DEAL, Move
 from intrigue.position import Position, validate
 from intrigue.solver import SolverBugError, replay, search, solve
+from intrigue.solver.dfs import NATIVE, python_search
 from intrigue.solver.narrower import narrower_games
 from intrigue.solver.search import (
-    NATIVE,
     _BeamEntry,
     _Probes,
-    _python_search,
     deal_holding_back,
     stock_indices,
     tables_for,
@@ -698,7 +697,7 @@ def hold_back_both(
     tables = tables_for(position.variant)
     state, sent = deal_holding_back(position, tables, held, newest_first=newest_first, **options)
     dealing = len(state.log)
-    verdict, nodes, best = _python_search(state, max_nodes, None, None, safe)
+    verdict, nodes, best = python_search(state, max_nodes, None, None, safe)
     python = (verdict, nodes, best, sent, dealing, list(state.log) if verdict == "won" else None)
     start = SearchState(position, tables, **options)
     before = (list(start.cols), list(start.cnt), start.dealt, start.on, list(start.log))

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from intrigue.position import Position
 from intrigue.solver import solve
-from intrigue.solver.search import NATIVE
+from intrigue.solver.dfs import NATIVE
 from intrigue.variants import GAME_IDS
 from play import SHORTCUT_SETTINGS, positions
 

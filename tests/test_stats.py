@@ -224,7 +224,37 @@ def test_cli_stats_says_the_rollouts_never_prove_a_loss(
     assert "unknown 1" in text and "the rollouts alone (seed 3), which never prove a loss" in text
 
 
-@pytest.mark.parametrize("search", ["exhaustive", "rollouts"])
+def test_the_frontier_proof_alone_proves_losses_and_never_wins(tmp_path: Path) -> None:
+    """Glencoe 7807 (manual) is lost, which the frontier proof shows in under a
+    million positions and states; deal 1 is won, which it leaves unknown for
+    the full search to try again."""
+    out = tmp_path / "s.jsonl"
+    kwargs: dict[str, Any] = {"mode": "manual", "jobs": 1, "out": out, "search": "frontier"}
+    lost = run_stats("glencoe", 7807, 7807, max_nodes=5_000_000, **kwargs)
+    assert (lost["lost"], lost["lost_by_column_test"], lost["lost_best_mean"]) == (1, 1, None)
+    assert (lost["search"], lost["seed"]) == ("frontier", SEED)
+    won = run_stats("glencoe", 1, 1, max_nodes=100_000, **kwargs)
+    assert won["unknown"] == 1
+    assert run_stats("glencoe", 1, 1, max_nodes=100_000, **kwargs)["resumed"] == 1
+    assert run_stats("glencoe", 1, 1, mode="manual", jobs=1, out=out)["won"] == 1
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [(r["deal"], r["verdict"], r.get("search"), "seed" in r) for r in records] == [
+        (7807, "lost", "frontier", False),
+        (1, "unknown", "frontier", False),
+        (1, "won", None, False),
+    ]
+
+
+def test_cli_stats_says_the_frontier_proof_never_finds_a_win(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["stats", "--game", "glencoe", "--mode", "manual", "--deals", "1"]
+    assert main([*argv, "--frontier-only", "--max-nodes", "20000"]) == 0
+    text = capsys.readouterr().out
+    assert "unknown 1" in text and "the frontier proof, which never finds a win" in text
+
+
+@pytest.mark.parametrize("search", ["exhaustive", "rollouts", "frontier"])
 def test_a_search_alone_is_for_manual_mode(search: Any, tmp_path: Path) -> None:
     out = tmp_path / "s.jsonl"
     with pytest.raises(DealModeError, match=f"the {search} search alone is for manual mode"):
@@ -255,6 +285,8 @@ def test_cli_stats_bad_input(argv: list[str], bad: str, capsys: pytest.CaptureFi
     [
         (["--no-probes", "--rollouts-only"], "not allowed with argument"),
         (["--rollouts-only", "--mode", "auto"], "is for manual mode"),
+        (["--rollouts-only", "--frontier-only"], "not allowed with argument"),
+        (["--frontier-only", "--mode", "auto"], "is for manual mode"),
     ],
 )
 def test_cli_stats_conflicting_searches(

@@ -218,7 +218,15 @@ def cmd_stats(args: argparse.Namespace) -> dict[str, Any]:
         max_nodes=positive_int(args.max_nodes, "--max-nodes"),
         scheduler=args.scheduler,
         progress=ProgressBar(sys.stderr),
-        search="exhaustive" if args.no_probes else "rollouts" if args.rollouts_only else "full",
+        search=(
+            "exhaustive"
+            if args.no_probes
+            else "rollouts"
+            if args.rollouts_only
+            else "frontier"
+            if args.frontier_only
+            else "full"
+        ),
         seed=positive_int(args.seed, "--seed"),
     )
 
@@ -238,7 +246,7 @@ def print_stats(data: dict[str, Any]) -> str:
     if data["lost_by_column_test"]:
         lines.append(
             f"({data['lost_by_column_test']} of the lost deals proved by the column test: "
-            "a column that can never be cleared)"
+            "a column that can never be cleared, from the start or from deep in the deal)"
         )
     if data["unknown"]:
         low, high = data["win_rate_bounds"]
@@ -246,6 +254,9 @@ def print_stats(data: dict[str, Any]) -> str:
             f"the rollouts alone (seed {data['seed']}), which never prove a loss, found no "
             f"win for the unknown deals within {data['max_nodes']} positions"
             if data["search"] == "rollouts"
+            else f"the frontier proof, which never finds a win, did not prove the unknown "
+            f"deals lost within {data['max_nodes']} positions and states"
+            if data["search"] == "frontier"
             else f"the unknown deals hit the limit of {data['max_nodes']} positions"
         )
         lines.append(
@@ -329,6 +340,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="manual mode: give the whole limit to the rollouts over the deal, which "
         "find hard wins and never prove a loss",
+    )
+    how.add_argument(
+        "--frontier-only",
+        action="store_true",
+        help="manual mode: give the whole limit to the frontier proof (the column test "
+        "from every first position past each base), which proves losses and never finds a win",
     )
     p.add_argument(
         "--seed",

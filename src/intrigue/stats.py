@@ -35,10 +35,11 @@ from intrigue.solver.rollouts import SEED
 from intrigue.variants import find_variant
 
 Record = dict[str, Any]
-Search = Literal["full", "exhaustive", "rollouts"]
+Search = Literal["full", "exhaustive", "rollouts", "frontier"]
 """How a manual deal is searched: ``solve``'s whole plan, only the exhaustive
-search (which proves losses), or only the rollouts over the deal (which find
-hard wins and never prove a loss)."""
+search (which proves losses), only the rollouts over the deal (which find
+hard wins and never prove a loss), or only the frontier proof (which proves
+losses and never finds a win)."""
 SEARCHES: tuple[Search, ...] = get_args(Search)
 Task = tuple[str, int, str, int | None, Search, int]
 """(game, deal, mode, max_nodes, search, seed): one deal to solve."""
@@ -106,6 +107,7 @@ def solve_deal(task: Task) -> Record:
     The per-deal JSON record says how it was searched where that is not
     ``solve``'s whole plan with its own seed: ``"probes": false`` for the
     exhaustive search alone, ``"search": "rollouts"`` for the rollouts alone,
+    ``"search": "frontier"`` for the frontier proof alone,
     and ``"seed"`` for another seed of the rollouts.
 
     Top-level and picklable, so that worker processes and Dask can run it.
@@ -116,6 +118,7 @@ def solve_deal(task: Task) -> Record:
         max_nodes=max_nodes,
         probe=search != "exhaustive",
         rollouts_only=search == "rollouts",
+        frontier_only=search == "frontier",
         seed=seed,
     )
     record: Record = {
@@ -131,9 +134,9 @@ def solve_deal(task: Task) -> Record:
     }
     if search == "exhaustive":
         record["probes"] = False
-    elif search == "rollouts":
-        record["search"] = "rollouts"
-    if search != "exhaustive" and seed != SEED:
+    elif search in ("rollouts", "frontier"):
+        record["search"] = search
+    if search in ("full", "rollouts") and seed != SEED:
         record["seed"] = seed
     if result.blocked is not None:
         record["blocked"] = list(result.blocked)  # then "best" is only a lower bound
@@ -169,6 +172,8 @@ def _searched(record: Record) -> tuple[Search, int | None]:
     """How a record's deal was searched, and with which seed of the rollouts."""
     if record.get("probes") is False:
         return "exhaustive", None
+    if record.get("search") == "frontier":
+        return "frontier", None
     search: Search = "rollouts" if record.get("search") == "rollouts" else "full"
     seed = record.get("seed", SEED)
     return search, seed if isinstance(seed, int) else None
@@ -184,7 +189,7 @@ def _retry(record: Record, max_nodes: int | None, search: Search, seed: int) -> 
     if record["verdict"] != "unknown":
         return False
     before = _searched(record)
-    now = (search, None if search == "exhaustive" else seed)
+    now = (search, None if search in ("exhaustive", "frontier") else seed)
     if before != now and not (search == "exhaustive" and before[0] == "full"):
         return True
     old = record.get("max_nodes")
@@ -258,7 +263,9 @@ def run_stats(
     search (which is what proves a deal lost) and none to the probes (which
     find the hard wins); ``search="rollouts"`` gives it all to the rollouts over
     the deal, whose generator ``seed`` seeds: a run with another seed plays
-    other lines.
+    other lines; ``search="frontier"`` gives it all to the frontier proof
+    (:mod:`intrigue.solver.frontier`), which proves losses the exhaustive
+    search cannot reach and never finds a win.
 
     Raises:
         UnknownVariantError, DealModeError, DealNumberError: for bad arguments.
@@ -344,8 +351,12 @@ def summarise(records: list[Record]) -> dict[str, Any]:
     low, high = wilson(won, decided)
     seconds = [float(r["seconds"]) for r in records]
     nodes = [float(r["nodes"]) for r in records]
-    # Only exhaustive losses know their best exactly; a column-test loss does not.
-    exhaustive = [r for r in records if r["verdict"] == "lost" and r.get("blocked") is None]
+    # Only exhaustive losses know their best exactly; a column-test or frontier loss does not.
+    exhaustive = [
+        r
+        for r in records
+        if r["verdict"] == "lost" and r.get("blocked") is None and r.get("search") != "frontier"
+    ]
     lost_best = [int(r["best"]) for r in exhaustive if r["best"] is not None]
     n = len(records)
     return {

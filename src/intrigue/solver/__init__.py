@@ -9,11 +9,11 @@
 See ``docs/solver.md`` for the algorithm and the proof of every shortcut.
 """
 
+from intrigue.solver.dfs import Verdict
 from intrigue.solver.search import (
     DEFAULT_MAX_NODES,
     SolverBugError,
     SolveResult,
-    Verdict,
     replay,
     solve,
 )

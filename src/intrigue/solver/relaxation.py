@@ -146,6 +146,24 @@ def column_test(
     first get ``max_states // GLANCE_SHARE`` states each, until half are spent;
     those left undecided then get at most half of ``max_states`` each, and no
     more than are left."""
+    return column_test_spending(
+        tables, columns, on, stock, base_suits,
+        max_states=max_states, deadline=deadline, native=native,
+    )[0]  # fmt: skip
+
+
+def column_test_spending(
+    tables: Tables,
+    columns: Sequence[Sequence[int]],
+    on: Sequence[int],
+    stock: Sequence[int],
+    base_suits: Sequence[int],
+    *,
+    max_states: int = COLUMN_TEST_STATES,
+    deadline: float | None = None,
+    native: bool = True,
+) -> tuple[tuple[int, ...] | None, int]:
+    """:func:`column_test`, and the relaxed states it visited."""
     left = max_states
     # First a glance: every game, in order, within a fiftieth of the states,
     # until half of them are spent.  Then the games the glance left undecided,
@@ -164,16 +182,16 @@ def column_test(
         cleared, used = _clears(relaxed, min(glance, left), deadline, native)
         left -= used
         if cleared is False:
-            return numbers
+            return numbers, max_states - left
         if cleared is None:
             undecided.append((numbers, relaxed))
         elif relaxed.by_suit:
             cleared_by_suit.add(numbers)
         if deadline is not None and time.monotonic() > deadline:
-            return None
+            return None, max_states - left
     for numbers, relaxed in undecided:
         if left <= 0 or (deadline is not None and time.monotonic() > deadline):
-            return None
+            return None, max_states - left
         if not relaxed.by_suit and numbers in cleared_by_suit:
             # Every line by suit is a line by the count rule, so the count
             # rule's game cannot be blocked where the one by suit cleared.
@@ -181,8 +199,8 @@ def column_test(
         cleared, used = _clears(relaxed, max(1, min(left, max_states // 2)), deadline, native)
         left -= used
         if cleared is False:
-            return numbers
-    return None
+            return numbers, max_states - left
+    return None, max_states - left
 
 
 def _clears(

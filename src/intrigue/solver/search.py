@@ -1,4 +1,4 @@
-"""The exact search: depth-first, with a transposition table, limits and progress.
+"""The exact solver: the depth-first search of :mod:`intrigue.solver.dfs`, and around it.
 
 Winnability in this family is plain reachability: the game is deterministic
 and the stock order is known, so a position is won exactly when some sequence
@@ -31,12 +31,16 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Literal, NamedTuple
+from typing import Any, NamedTuple
 
 from intrigue.errors import IllegalMoveError
 from intrigue.game import Game
 from intrigue.notation import Move
 from intrigue.position import Position
+from intrigue.solver.dfs import NATIVE, Verdict
+from intrigue.solver.dfs import python_search as _python_search
+from intrigue.solver.dfs import search as _search
+from intrigue.solver.frontier import frontier_proof
 from intrigue.solver.narrower import solve_narrower
 from intrigue.solver.relaxation import COLUMN_TEST_SHARE, COLUMN_TEST_STATES, blocked_column
 from intrigue.solver.rollouts import SEED, Rollouts
@@ -46,21 +50,13 @@ from intrigue.solver.state import (
     DEAL_CODE,
     SearchState,
     Snapshot,
-    op_code,
     op_to_move,
     play_tracked,
     stock_indices,
 )
 
-try:
+if NATIVE:
     from intrigue.solver import _core
-except ImportError:  # installed without a C compiler: the same search runs in Python
-    NATIVE = False
-else:
-    NATIVE = True
-"""Whether the compiled search (``_core.c``, the same search as :func:`_python_search`) is built."""
-
-Verdict = Literal["won", "lost", "unknown"]
 
 DEFAULT_MAX_NODES = 25_000_000 if NATIVE else 2_000_000
 """Expanded positions before a search gives up with "unknown".  The compiled
@@ -106,8 +102,6 @@ ROLLOUT_SHARE_UNLIMITED = 2_000_000
 """The rollouts' budget when the search itself has no node limit."""
 DEAL_BEAM_CHILDREN = 64
 """Most children one position of a beam over the deal may have."""
-PROGRESS_EVERY = 4096
-"""Nodes between two deadline checks / progress callbacks (a power of two)."""
 
 
 class SolverBugError(RuntimeError):
@@ -163,13 +157,14 @@ def solve(
     probe_rollouts: bool = True,
     column_test: bool = True,
     rollouts_only: bool = False,
+    frontier_only: bool = False,
     seed: int = SEED,
     native: bool = True,
 ) -> SolveResult:
     """Decide whether ``position`` can be won, and how.
 
     ``deadline`` is an absolute :func:`time.monotonic` value; ``on_progress`` is called
-    with the node count every :data:`PROGRESS_EVERY` nodes and at the end.
+    with the node count every :data:`~intrigue.solver.dfs.PROGRESS_EVERY` nodes and at the end.
     ``safe_moves``, ``symmetry``, ``deal_first``, ``natural_spots`` and ``lone_cards``
     switch the shortcuts, ``probe`` the manual-mode probes, and among them
     ``probe_narrower`` the search of the position as each
@@ -178,10 +173,13 @@ def solve(
     loss proof of :mod:`intrigue.solver.relaxation` where the search alone has not
     decided (for tests; each is proved safe in ``docs/solver.md``).  ``rollouts_only``
     gives the whole limit of a manual position still dealing to the rollouts (then
-    "won" or "unknown"), whose generator ``seed`` seeds.  ``native=False`` runs the
+    "won" or "unknown"), whose generator ``seed`` seeds; ``frontier_only`` gives it to
+    the frontier proof (:mod:`intrigue.solver.frontier`; then "lost" or "unknown").
+    ``native=False`` runs the
     pure-Python search and column test even where the compiled ones are built (the
-    same positions and states).  "lost" is returned only after an exhaustive search or a proof by the
-    column test, "unknown" only when ``max_nodes`` or ``deadline`` cut the search short.
+    same positions and states).  "lost" is returned only after an exhaustive search
+    or a proof by the column test or the frontier proof, "unknown" only when
+    ``max_nodes`` or ``deadline`` cut the search short.
 
     >>> from intrigue.position import Position
     >>> solve(Position.start("intrigue", 1)).verdict
@@ -244,6 +242,12 @@ def solve(
     if rollouts_only and position.mode == "manual" and not position.pack_dealt:
         line = roll(max_nodes)
         return finish("unknown" if line is None else "won", line)
+    if frontier_only and position.mode == "manual" and not position.pack_dealt:
+        proof = frontier_proof(
+            position, max_nodes=max_nodes, deadline=deadline, on_progress=on_progress
+        )
+        used = proof.nodes
+        return finish(proof.verdict, None)
     if probing:
         # Late in the deal a small search often decides at once: try it
         # before spending budget on the probes.
@@ -692,108 +696,3 @@ def replay(position: Position, moves: tuple[Move, ...]) -> Position:
             f"solver line of {len(moves)} moves does not win {position.describe()}"
         )
     return position
-
-
-def _search(
-    state: SearchState,
-    max_nodes: int | None,
-    deadline: float | None,
-    on_progress: Callable[[int], None] | None,
-    safe_moves: bool,
-) -> tuple[Verdict, int, int]:
-    """:func:`_python_search`, by the compiled search where it is built.
-
-    The compiled search leaves ``state`` as it was; on "won" its line is
-    played here, so that ``state.log`` holds the line as after the Python one.
-    """
-    if not NATIVE:
-        return _python_search(state, max_nodes, deadline, on_progress, safe_moves)
-    verdict, nodes, best, ops = _core.search(state, max_nodes, deadline, on_progress, safe_moves)
-    for op in ops or ():
-        state.play(op_code(op))
-    return verdict, nodes, best
-
-
-def _python_search(
-    state: SearchState,
-    max_nodes: int | None,
-    deadline: float | None,
-    on_progress: Callable[[int], None] | None,
-    safe_moves: bool,
-) -> tuple[Verdict, int, int]:
-    """Depth-first search from ``state``; on "won" ``state.log`` holds the line.
-
-    Returns (verdict, nodes expanded, most cards on piles seen).
-    """
-    target = state.goal
-    log = state.log
-    play = state.play
-    undo_to = state.undo_to
-    key = state.key
-    gen = state.moves
-    play_safe = state.play_safe if safe_moves else None
-    play_safe_after = state.play_safe_after
-    key_after = state.key_after
-    safe = play_safe is not None
-    limit = max_nodes if max_nodes is not None else 1 << 62
-
-    if play_safe is not None:
-        play_safe()
-    best = state.on
-    if state.on == target:
-        return "won", 1, best
-    seen = {key()}
-    nodes = 1
-    marks: list[int] = [0]
-    stack: list[list[int]] = [gen()]
-    tops: list[int] = [0]
-    while stack:
-        moves = stack[-1]
-        k = tops[-1]
-        if k == len(moves):
-            stack.pop()
-            tops.pop()
-            undo_to(marks.pop())
-            continue
-        tops[-1] = k + 1
-        mark = len(log)
-        move = moves[k]
-        fast = move >= COLUMN_MOVE and key_after(move, safe) or None
-        if fast is not None:
-            # A column move with no safe move after it: look the key up first.
-            if fast in seen:
-                continue
-            play(move)
-            h = fast
-        else:
-            play(move)
-            if play_safe is not None:
-                play_safe_after(move)
-            if state.on == target:
-                return "won", nodes, state.on
-            h = key()
-            if h in seen:
-                undo_to(mark)
-                continue
-        on = state.on
-        seen.add(h)
-        nodes += 1
-        if on > best:
-            best = on
-        if nodes >= limit:
-            return "unknown", nodes, best
-        if not nodes & (PROGRESS_EVERY - 1):
-            if deadline is not None and time.monotonic() >= deadline:
-                return "unknown", nodes, best
-            if on_progress is not None:
-                on_progress(nodes)
-        children = gen()
-        if move >= COLUMN_MOVE and len(log) == mark + 1:
-            # Moving the card straight back gives the parent position again.
-            back = COLUMN_MOVE + 8 * ((move - COLUMN_MOVE) & 7) + ((move - COLUMN_MOVE) >> 3)
-            if back in children:
-                children.remove(back)
-        marks.append(mark)
-        stack.append(children)
-        tops.append(0)
-    return "lost", nodes, best

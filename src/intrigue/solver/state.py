@@ -545,4 +545,4 @@ Search = Callable[
     [SearchState, int | None, float | None, Callable[[int], None] | None, bool],
     tuple[Literal["won", "lost", "unknown"], int, int],
 ]
-"""The exact search, as ``search._search``: on "won" it leaves the line in the state's log."""
+"""The exact search, as ``dfs.search``: on "won" it leaves the line in the state's log."""

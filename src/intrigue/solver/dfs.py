@@ -1,0 +1,134 @@
+"""The depth-first search: exact, with a transposition table, limits and progress.
+
+Winnability is plain reachability (the game is deterministic and the stock
+order known), so a search that never expands a position (up to
+:meth:`SearchState.key`) twice is exact; ``intrigue.solver.search`` builds the
+solver around it, and the frontier proof (``intrigue.solver.frontier``) ends
+with it.  ``_core.c`` is the same search compiled.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Literal
+
+from intrigue.solver.state import COLUMN_MOVE, SearchState, op_code
+
+try:
+    from intrigue.solver import _core
+except ImportError:  # installed without a C compiler: the same search runs in Python
+    NATIVE = False
+else:
+    NATIVE = True
+"""Whether the compiled search (``_core.c``, the same search as :func:`python_search`) is built."""
+
+Verdict = Literal["won", "lost", "unknown"]
+
+PROGRESS_EVERY = 4096
+"""Nodes between two deadline checks / progress callbacks (a power of two)."""
+
+
+def search(
+    state: SearchState,
+    max_nodes: int | None,
+    deadline: float | None,
+    on_progress: Callable[[int], None] | None,
+    safe_moves: bool,
+) -> tuple[Verdict, int, int]:
+    """:func:`python_search`, by the compiled search where it is built.
+
+    The compiled search leaves ``state`` as it was; on "won" its line is
+    played here, so that ``state.log`` holds the line as after the Python one.
+    """
+    if not NATIVE:
+        return python_search(state, max_nodes, deadline, on_progress, safe_moves)
+    verdict, nodes, best, ops = _core.search(state, max_nodes, deadline, on_progress, safe_moves)
+    for op in ops or ():
+        state.play(op_code(op))
+    return verdict, nodes, best
+
+
+def python_search(
+    state: SearchState,
+    max_nodes: int | None,
+    deadline: float | None,
+    on_progress: Callable[[int], None] | None,
+    safe_moves: bool,
+) -> tuple[Verdict, int, int]:
+    """Depth-first search from ``state``; on "won" ``state.log`` holds the line.
+
+    Returns (verdict, nodes expanded, most cards on piles seen).
+    """
+    target = state.goal
+    log = state.log
+    play = state.play
+    undo_to = state.undo_to
+    key = state.key
+    gen = state.moves
+    play_safe = state.play_safe if safe_moves else None
+    play_safe_after = state.play_safe_after
+    key_after = state.key_after
+    safe = play_safe is not None
+    limit = max_nodes if max_nodes is not None else 1 << 62
+
+    if play_safe is not None:
+        play_safe()
+    best = state.on
+    if state.on == target:
+        return "won", 1, best
+    seen = {key()}
+    nodes = 1
+    marks: list[int] = [0]
+    stack: list[list[int]] = [gen()]
+    tops: list[int] = [0]
+    while stack:
+        moves = stack[-1]
+        k = tops[-1]
+        if k == len(moves):
+            stack.pop()
+            tops.pop()
+            undo_to(marks.pop())
+            continue
+        tops[-1] = k + 1
+        mark = len(log)
+        move = moves[k]
+        fast = move >= COLUMN_MOVE and key_after(move, safe) or None
+        if fast is not None:
+            # A column move with no safe move after it: look the key up first.
+            if fast in seen:
+                continue
+            play(move)
+            h = fast
+        else:
+            play(move)
+            if play_safe is not None:
+                play_safe_after(move)
+            if state.on == target:
+                return "won", nodes, state.on
+            h = key()
+            if h in seen:
+                undo_to(mark)
+                continue
+        on = state.on
+        seen.add(h)
+        nodes += 1
+        if on > best:
+            best = on
+        if nodes >= limit:
+            return "unknown", nodes, best
+        if not nodes & (PROGRESS_EVERY - 1):
+            if deadline is not None and time.monotonic() >= deadline:
+                return "unknown", nodes, best
+            if on_progress is not None:
+                on_progress(nodes)
+        children = gen()
+        if move >= COLUMN_MOVE and len(log) == mark + 1:
+            # Moving the card straight back gives the parent position again.
+            back = COLUMN_MOVE + 8 * ((move - COLUMN_MOVE) & 7) + ((move - COLUMN_MOVE) >> 3)
+            if back in children:
+                children.remove(back)
+        marks.append(mark)
+        stack.append(children)
+        tops.append(0)
+    return "lost", nodes, best

@@ -1,0 +1,212 @@
+"""The frontier proof: the column test from deep in the deal, level by level.
+
+The column test (:mod:`intrigue.solver.relaxation`) is much stronger from a
+position deep in a manual deal than from its start: the columns already dealt
+get no more cards, and the piles are the real ones, not the best a relaxed
+game can hope for.  Every winning line of a manual deal passes, for any number
+*n* of cards, a first position with at least *n* dealt.  So enumerate, with the
+search's own moves, safe moves and keys (each proved safe in
+``docs/solver.md``), every such position -- the *frontier* at *n* -- and try to
+prove each lost with the column test; those it leaves are the roots of the next
+level.  When a level is empty, the deal is lost; after the last cut the
+exhaustive search decides each position left.  Only "lost" or "unknown" comes
+out: a won position found on the way has no replayed line here (``solve``
+finds the wins).
+
+This proves deals where every single column and set of columns clears from the
+start, because a clearing line of the relaxed game needs the piles to have
+risen in an order that no real way of dealing the first columns achieves
+(docs/solver.md, "The frontier proof").
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from intrigue.cards import RANK_OF, SUIT_OF
+from intrigue.position import Position
+from intrigue.solver.dfs import search
+from intrigue.solver.relaxation import column_test_spending
+from intrigue.solver.rules import N_TYPES, tables_for
+from intrigue.solver.state import SearchState, Snapshot
+
+TEST_STATES = 200_000
+"""Relaxed states the column test may visit from each frontier position."""
+END_NODES = 2_000_000
+"""Positions the exhaustive search may expand from each position left after the last cut."""
+SPAN = 8
+"""Cards between two cuts inside a long column: unpruned, a frontier grows about
+fifty-fold over eight cards dealt (Intrigue 4332's 63-card column)."""
+WALK_COST = 10
+"""Units a position of the frontier walk costs: the walk runs in Python, at
+about ten times a compiled search's time and memory a position."""
+PROGRESS_EVERY = 1024
+"""Work units (positions or tests) between two deadline checks / progress callbacks."""
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """One cut of a frontier proof."""
+
+    cut: int
+    """Cards dealt at the frontier: each of its positions is the first of its line with this many."""
+    frontier: int
+    """Positions in the frontier (distinct keys)."""
+    left: int
+    """Those the column test did not prove lost."""
+
+
+@dataclass(frozen=True, slots=True)
+class FrontierProof:
+    verdict: Literal["lost", "unknown"]
+    nodes: int
+    """Positions expanded, relaxed states visited and end-search positions, together."""
+    levels: tuple[Level, ...]
+    """The cuts whose frontier was walked and tested in full, in order."""
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+def cuts_of(position: Position) -> list[int]:
+    """The default cuts: just before each base still in the stock is dealt, and
+    every :data:`SPAN` cards between.
+
+    A base opens a column, and from then on the columns before it get no more
+    cards: the column test sees each of them whole.  The cuts between keep the
+    walk through a long column small: each prunes what the test proves lost.
+    """
+    base_rank = tables_for(position.variant).base_rank
+    bases = {i for i, card in enumerate(position.order) if RANK_OF[card] == base_rank}
+    spans = set(range(position.dealt + SPAN, len(position.order), SPAN))
+    return sorted(i for i in bases | spans if i > position.dealt)
+
+
+def frontier_proof(
+    position: Position,
+    *,
+    max_nodes: int | None = None,
+    cuts: Sequence[int] | None = None,
+    test_states: int = TEST_STATES,
+    end_nodes: int = END_NODES,
+    deadline: float | None = None,
+    on_progress: Callable[[int], None] | None = None,
+) -> FrontierProof:
+    """Try to prove a manual ``position`` still dealing lost, level by level at
+    ``cuts`` (default :func:`cuts_of`), within ``max_nodes`` units of work in all
+    and ``deadline`` (a :func:`time.monotonic` value).
+
+    "unknown" when a limit is hit, when an end search does not decide, or where
+    the column test does not apply (Faerie Queen, a position whose pack is dealt,
+    auto mode).
+    """
+    tables = tables_for(position.variant)
+    if position.mode != "manual" or position.pack_dealt or tables.build_down:
+        return FrontierProof("unknown", 0, ())
+    state = SearchState(position, tables)
+    order = position.order
+    # The column test wants every base's suit, dealt or to come, in deal order.
+    base_suits = [SUIT_OF[c] for c in order if RANK_OF[c] == tables.base_rank]
+    stock_types = [tables.type_of[c] for c in order]
+    limit = max_nodes if max_nodes is not None else 1 << 62
+    used = 0
+    ticks = 0
+    levels: list[Level] = []
+
+    def spend(units: int) -> None:
+        nonlocal used, ticks
+        used += units
+        ticks += 1
+        if used >= limit:
+            raise _OutOfBudget
+        if ticks % PROGRESS_EVERY == 0:
+            if deadline is not None and time.monotonic() >= deadline:
+                raise _OutOfBudget
+            if on_progress is not None:
+                on_progress(used)
+
+    def frontier(roots: list[Snapshot], cut: int) -> list[Snapshot] | None:
+        # Every position reachable from the roots with fewer than ``cut`` cards
+        # dealt is expanded once (by key); the first ones with ``cut`` or more
+        # are the frontier.  None if a won position turns up.
+        found: dict[bytes, Snapshot] = {}
+        seen: set[bytes] = set()
+        for root in roots:
+            state.restore(root)
+            state.play_safe()
+            key = state.key()
+            if key in seen:
+                continue
+            seen.add(key)
+            if state.on == state.goal:
+                return None
+            if state.dealt >= cut:
+                found[key] = state.snapshot()
+                continue
+            stack = [(state.moves(), 0, len(state.log))]
+            while stack:
+                moves, k, mark = stack[-1]
+                if k == len(moves):
+                    stack.pop()
+                    state.undo_to(mark)
+                    continue
+                stack[-1] = (moves, k + 1, mark)
+                here = len(state.log)
+                state.play(moves[k])
+                state.play_safe_after(moves[k])
+                key = state.key()
+                if key in seen:
+                    state.undo_to(here)
+                    continue
+                seen.add(key)
+                spend(WALK_COST)
+                if state.on == state.goal:
+                    return None
+                if state.dealt >= cut:
+                    found[key] = state.snapshot()
+                    state.undo_to(here)
+                    continue
+                stack.append((state.moves(), 0, here))
+        return list(found.values())
+
+    def blocked(snapshot: Snapshot) -> bool:
+        state.restore(snapshot)
+        columns = [list(col) for col in state.cols]
+        proof, spent = column_test_spending(
+            tables, columns, list(state.cnt[:N_TYPES]), stock_types[state.dealt :], base_suits,
+            max_states=test_states, deadline=deadline,
+        )  # fmt: skip
+        spend(max(1, spent))
+        if proof is None and deadline is not None and time.monotonic() >= deadline:
+            raise _OutOfBudget  # the deadline, not the test, may have ended it
+        return proof is not None
+
+    def finish(verdict: Literal["lost", "unknown"]) -> FrontierProof:
+        if on_progress is not None:
+            on_progress(used)
+        return FrontierProof(verdict, used, tuple(levels))
+
+    level = [state.snapshot()]
+    try:
+        for cut in cuts_of(position) if cuts is None else cuts:
+            found = frontier(level, cut)
+            if found is None:
+                return finish("unknown")  # won: not this proof's business
+            level = [snapshot for snapshot in found if not blocked(snapshot)]
+            levels.append(Level(cut, len(found), len(level)))
+            if not level:
+                return finish("lost")
+        for snapshot in level:
+            state.restore(snapshot)
+            budget = min(end_nodes, limit - used)
+            verdict, nodes, _ = search(state, budget, deadline, None, True)
+            spend(nodes)
+            if verdict != "lost":
+                return finish("unknown")
+    except _OutOfBudget:
+        return finish("unknown")
+    return finish("lost")

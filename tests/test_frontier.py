@@ -1,0 +1,114 @@
+"""The frontier proof (intrigue.solver.frontier): sound, and stronger than the
+column test from the start."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
+
+from intrigue.cards import DECK_SIZE, RANK_OF
+from intrigue.position import Position
+from intrigue.solver import solve
+from intrigue.solver.frontier import cuts_of, frontier_proof
+from intrigue.solver.relaxation import blocked_column
+from intrigue.variants import find_variant
+from test_solver import brute_force
+
+DATA = Path(__file__).parents[1] / "docs" / "data"
+UNBUILT = ("intrigue", "laggard-lady", "glencoe", "salic-law")
+
+
+@st.composite
+def small_manual_deals(draw: st.DrawFn) -> Position:
+    """A manual deal of part of a pack, big enough to have cuts: two to four
+    bases and three to five short staircases, shuffled so that a base comes first."""
+    game = draw(st.sampled_from(UNBUILT))
+    variant = find_variant(game)
+    pool = list(range(DECK_SIZE))
+    order = []
+
+    def take(rank: int) -> None:
+        card = draw(st.sampled_from([c for c in pool if RANK_OF[c] == rank]))
+        pool.remove(card)
+        order.append(card)
+
+    for _ in range(draw(st.integers(2, 4))):
+        take(variant.base_rank)
+    for _ in range(draw(st.integers(3, 5))):
+        staircase = draw(st.sampled_from([kind.staircase for kind in variant.pile_kinds]))
+        for rank in staircase[: draw(st.integers(2, 5))]:
+            take(rank)
+    rest = draw(st.permutations(order[1:]))
+    return Position.from_order(game, [order[0], *rest], "manual")
+
+
+@settings(max_examples=150, deadline=None)
+@given(small_manual_deals())
+def test_a_frontier_proof_means_lost(position: Position) -> None:
+    proof = frontier_proof(position)
+    truth = brute_force(position, 50_000)
+    event(f"frontier: {proof.verdict}, truth: {truth}")
+    if proof.verdict == "lost":
+        assert truth in ("lost", "unknown"), f"proved lost at {proof.levels}, but won"
+        assert solve(position).verdict == "lost"
+
+
+@pytest.mark.parametrize("game", UNBUILT)
+def test_never_proves_a_published_win_lost(game: str) -> None:
+    # Real deals: the frontier proof spends its budget on each of the first
+    # manual wins of the published data and never calls one lost.
+    with gzip.open(DATA / f"stats-{game}-manual.jsonl.gz", "rt") as f:
+        won = [r["deal"] for r in map(json.loads, f) if r["verdict"] == "won"][:12]
+    for deal in won:
+        proof = frontier_proof(Position.start(game, deal, "manual"), max_nodes=200_000)
+        assert proof.verdict == "unknown", (game, deal)
+        assert proof.nodes <= 200_000 + 200_000  # one test may finish past the limit
+
+
+@pytest.mark.parametrize(("deal", "cut", "frontier"), [(7807, 44, 2), (3862, 48, 2)])
+def test_proves_what_the_column_test_from_the_start_cannot(
+    deal: int, cut: int, frontier: int
+) -> None:
+    """Glencoe 7807 and 3862 (manual), published lost by the exhaustive search
+    (tens of millions of positions): from the start every column and set of
+    columns clears, or stays undecided, at a million states; from each first
+    position before the base that ``cut`` cards precede, a set is blocked."""
+    position = Position.start("glencoe", deal, "manual")
+    assert blocked_column(position, max_states=1_000_000) is None
+    proof = frontier_proof(position, max_nodes=5_000_000)
+    assert proof.verdict == "lost"
+    assert [(level.cut, level.frontier, level.left) for level in proof.levels][-1] == (
+        cut, frontier, 0,
+    )  # fmt: skip
+    assert all(level.cut in cuts_of(position) for level in proof.levels)
+    result = solve(position, max_nodes=5_000_000, frontier_only=True)
+    assert (result.verdict, result.moves, result.nodes) == ("lost", None, proof.nodes)
+
+
+def test_only_manual_deals_of_the_games_the_column_test_covers() -> None:
+    for position in (
+        Position.start("faerie-queen", 9997, "manual"),  # lost, but cards build down
+        Position.start("glencoe", 7807, "auto"),
+        Position.from_order(
+            "intrigue", [c for c in range(DECK_SIZE) if RANK_OF[c] == 12][:1], "manual"
+        ),
+    ):
+        assert frontier_proof(position) == frontier_proof(position, max_nodes=1)
+        assert frontier_proof(position).verdict == "unknown"
+        assert frontier_proof(position).nodes == 0
+
+
+def test_limits_cut_it_short() -> None:
+    position = Position.start("glencoe", 7807, "manual")
+    assert frontier_proof(position, max_nodes=1_000).verdict == "unknown"
+    past = time.monotonic() - 1
+    assert frontier_proof(position, deadline=past).verdict == "unknown"
+    seen: list[int] = []
+    proof = frontier_proof(position, on_progress=seen.append)
+    assert seen and seen[-1] == proof.nodes and seen == sorted(seen)
