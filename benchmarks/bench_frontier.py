@@ -8,7 +8,7 @@ Runs :func:`intrigue.solver.frontier.frontier_proof` from the start of each
 manual deal, within ``--units`` (positions walked, relaxed states, end-search
 positions) and ``--seconds``, and prints per deal the verdict, the units, the
 time and each level as cut:frontier>left.  The default deals are the Glencoe
-manual deals that the exhaustive search proved lost in 10 - 75 million
+manual deals that the exhaustive search proved lost in 9 - 75 million
 positions each (docs/winrates.md).  docs/solver.md, "The frontier proof", has
 the figures.  Compares settings; never a unit test.
 """

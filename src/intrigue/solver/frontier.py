@@ -63,7 +63,11 @@ class Level:
 class FrontierProof:
     verdict: Literal["lost", "unknown"]
     nodes: int
-    """Positions expanded, relaxed states visited and end-search positions, together."""
+    """Positions walked (:data:`WALK_COST` each), relaxed states visited and
+    end-search positions, together."""
+    best: int
+    """The most cards on the piles in any position walked or searched (a lower
+    bound of the most that can go up)."""
     levels: tuple[Level, ...]
     """The cuts whose frontier was walked and tested in full, in order."""
 
@@ -106,7 +110,7 @@ def frontier_proof(
     """
     tables = tables_for(position.variant)
     if position.mode != "manual" or position.pack_dealt or tables.build_down:
-        return FrontierProof("unknown", 0, ())
+        return FrontierProof("unknown", 0, sum(len(pile) for pile in position.piles), ())
     state = SearchState(position, tables)
     order = position.order
     # The column test wants every base's suit, dealt or to come, in deal order.
@@ -115,6 +119,7 @@ def frontier_proof(
     limit = max_nodes if max_nodes is not None else 1 << 62
     used = 0
     ticks = 0
+    best = state.on
     levels: list[Level] = []
 
     def spend(units: int) -> None:
@@ -130,6 +135,7 @@ def frontier_proof(
                 on_progress(used)
 
     def frontier(roots: list[Snapshot], cut: int) -> list[Snapshot] | None:
+        nonlocal best
         # Every position reachable from the roots with fewer than ``cut`` cards
         # dealt is expanded once (by key); the first ones with ``cut`` or more
         # are the frontier.  None if a won position turns up.
@@ -164,6 +170,7 @@ def frontier_proof(
                     continue
                 seen.add(key)
                 spend(WALK_COST)
+                best = max(best, state.on)
                 if state.on == state.goal:
                     return None
                 if state.dealt >= cut:
@@ -188,7 +195,7 @@ def frontier_proof(
     def finish(verdict: Literal["lost", "unknown"]) -> FrontierProof:
         if on_progress is not None:
             on_progress(used)
-        return FrontierProof(verdict, used, tuple(levels))
+        return FrontierProof(verdict, used, best, tuple(levels))
 
     level = [state.snapshot()]
     try:
@@ -203,7 +210,8 @@ def frontier_proof(
         for snapshot in level:
             state.restore(snapshot)
             budget = min(end_nodes, limit - used)
-            verdict, nodes, _ = search(state, budget, deadline, None, True)
+            verdict, nodes, seen = search(state, budget, deadline, None, True)
+            best = max(best, seen)
             spend(nodes)
             if verdict != "lost":
                 return finish("unknown")

@@ -246,7 +246,7 @@ def solve(
         proof = frontier_proof(
             position, max_nodes=max_nodes, deadline=deadline, on_progress=on_progress
         )
-        used = proof.nodes
+        used, best = proof.nodes, proof.best
         return finish(proof.verdict, None)
     if probing:
         # Late in the deal a small search often decides at once: try it
