@@ -5,8 +5,12 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from intrigue import Game
+from intrigue.cards import DECK_SIZE, RANK_OF
 from intrigue.position import Position
-from intrigue.variants import GAME_IDS
+from intrigue.variants import GAME_IDS, find_variant
+
+UNBUILT = ("intrigue", "laggard-lady", "glencoe", "salic-law")
+"""The games without building down: those the column test covers."""
 
 
 def random_walk(game: Game, choices: list[int]) -> None:
@@ -57,3 +61,43 @@ SHORTCUT_SETTINGS: list[dict[str, bool]] = [
     },
 ]
 """``solve`` keywords: every shortcut on, each one off, all of them off."""
+
+
+@st.composite
+def small_deals(
+    draw: st.DrawFn,
+    bases: tuple[int, int] = (1, 3),
+    staircases: tuple[int, int] = (1, 3),
+    steps: tuple[int, int] = (1, 4),
+    modes: tuple[str, ...] = ("auto", "manual"),
+    moves: int = 6,
+) -> Position:
+    """A small deal (part of a pack) of a game without building down, up to
+    ``moves`` random moves in: ``bases`` bases and ``staircases`` staircases of
+    ``steps`` cards (each a range), shuffled so that a base comes first.  Small
+    enough, by default, for the engine-only brute force."""
+    game = draw(st.sampled_from(UNBUILT))
+    variant = find_variant(game)
+    pool = list(range(DECK_SIZE))
+    order = []
+
+    def take(rank: int) -> None:
+        card = draw(st.sampled_from([c for c in pool if RANK_OF[c] == rank]))
+        pool.remove(card)
+        order.append(card)
+
+    for _ in range(draw(st.integers(*bases))):
+        take(variant.base_rank)
+    for _ in range(draw(st.integers(*staircases))):
+        staircase = draw(st.sampled_from([kind.staircase for kind in variant.pile_kinds]))
+        for rank in staircase[: draw(st.integers(*steps))]:
+            take(rank)
+    rest = draw(st.permutations(order[1:]))
+    mode = draw(st.sampled_from(modes))
+    position = Position.from_order(game, [order[0], *rest], mode)
+    for pick in draw(st.lists(st.integers(0, 50), max_size=moves)):
+        legal = list(position.legal_moves())
+        if not legal:
+            break
+        position = position.apply(legal[pick % len(legal)])
+    return position

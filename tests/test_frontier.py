@@ -10,46 +10,20 @@ from pathlib import Path
 
 import pytest
 from hypothesis import event, given, settings
-from hypothesis import strategies as st
 
 from intrigue.cards import DECK_SIZE, RANK_OF
 from intrigue.position import Position
 from intrigue.solver import solve
 from intrigue.solver.frontier import cuts_of, frontier_proof
 from intrigue.solver.relaxation import blocked_column
-from intrigue.variants import find_variant
+from play import UNBUILT, small_deals
 from test_solver import brute_force
 
 DATA = Path(__file__).parents[1] / "docs" / "data"
-UNBUILT = ("intrigue", "laggard-lady", "glencoe", "salic-law")
-
-
-@st.composite
-def small_manual_deals(draw: st.DrawFn) -> Position:
-    """A manual deal of part of a pack, big enough to have cuts: two to four
-    bases and three to five short staircases, shuffled so that a base comes first."""
-    game = draw(st.sampled_from(UNBUILT))
-    variant = find_variant(game)
-    pool = list(range(DECK_SIZE))
-    order = []
-
-    def take(rank: int) -> None:
-        card = draw(st.sampled_from([c for c in pool if RANK_OF[c] == rank]))
-        pool.remove(card)
-        order.append(card)
-
-    for _ in range(draw(st.integers(2, 4))):
-        take(variant.base_rank)
-    for _ in range(draw(st.integers(3, 5))):
-        staircase = draw(st.sampled_from([kind.staircase for kind in variant.pile_kinds]))
-        for rank in staircase[: draw(st.integers(2, 5))]:
-            take(rank)
-    rest = draw(st.permutations(order[1:]))
-    return Position.from_order(game, [order[0], *rest], "manual")
 
 
 @settings(max_examples=150, deadline=None)
-@given(small_manual_deals())
+@given(small_deals(bases=(2, 4), staircases=(3, 5), steps=(2, 5), modes=("manual",), moves=0))
 def test_a_frontier_proof_means_lost(position: Position) -> None:
     proof = frontier_proof(position)
     truth = brute_force(position, 50_000)

@@ -11,7 +11,7 @@ from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
 
 from cardlists import ids
-from intrigue.cards import DECK_SIZE, RANK_OF, SUIT_OF
+from intrigue.cards import RANK_OF, SUIT_OF
 from intrigue.position import Position
 from intrigue.solver import solve
 from intrigue.solver.relaxation import (
@@ -24,45 +24,10 @@ from intrigue.solver.relaxation import (
 )
 from intrigue.solver.rules import N_TYPES, tables_for
 from intrigue.solver.state import SearchState
-from intrigue.variants import find_variant
-from play import random_position
+from play import UNBUILT, random_position, small_deals
 from test_solver import brute_force
 
 DATA = Path(__file__).parents[1] / "docs" / "data"
-UNBUILT = ("intrigue", "laggard-lady", "glencoe", "salic-law")
-
-
-@st.composite
-def small_deals(draw: st.DrawFn) -> Position:
-    """A small deal (part of a pack) of a game without building down, in either
-    mode, a few random moves in: a few bases and a few short staircases, shuffled
-    so that a base comes first.  Small enough for the engine-only brute force."""
-    game = draw(st.sampled_from(UNBUILT))
-    variant = find_variant(game)
-    pool = list(range(DECK_SIZE))
-    order = []
-
-    def take(rank: int) -> None:
-        card = draw(st.sampled_from([c for c in pool if RANK_OF[c] == rank]))
-        pool.remove(card)
-        order.append(card)
-
-    bases = draw(st.integers(1, 3))
-    for _ in range(bases):
-        take(variant.base_rank)
-    for _ in range(draw(st.integers(1, 3))):
-        staircase = draw(st.sampled_from([kind.staircase for kind in variant.pile_kinds]))
-        for rank in staircase[: draw(st.integers(1, 4))]:
-            take(rank)
-    rest = draw(st.permutations(order[1:]))
-    mode = draw(st.sampled_from(("auto", "manual")))
-    position = Position.from_order(game, [order[0], *rest], mode)
-    for pick in draw(st.lists(st.integers(0, 50), max_size=6)):
-        moves = list(position.legal_moves())
-        if not moves:
-            break
-        position = position.apply(moves[pick % len(moves)])
-    return position
 
 
 @settings(max_examples=300)

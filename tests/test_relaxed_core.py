@@ -15,8 +15,7 @@ from hypothesis import strategies as st
 
 from intrigue.position import Position
 from intrigue.solver.relaxation import NATIVE, TOGETHER, as_types, blocked_column, relaxed_games
-from play import positions
-from test_relaxation import small_deals
+from play import positions, small_deals
 
 needs_relaxed = pytest.mark.skipif(not NATIVE, reason="the compiled relaxed game is not built")
 
