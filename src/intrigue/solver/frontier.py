@@ -29,7 +29,7 @@ from typing import Literal
 from intrigue.cards import RANK_OF, SUIT_OF
 from intrigue.position import Position
 from intrigue.solver.dfs import search
-from intrigue.solver.relaxation import column_test_spending
+from intrigue.solver.relaxation import column_test
 from intrigue.solver.rules import N_TYPES, tables_for
 from intrigue.solver.state import SearchState, Snapshot
 
@@ -183,7 +183,7 @@ def frontier_proof(
     def blocked(snapshot: Snapshot) -> bool:
         state.restore(snapshot)
         columns = [list(col) for col in state.cols]
-        proof, spent = column_test_spending(
+        proof, spent = column_test(
             tables, columns, list(state.cnt[:N_TYPES]), stock_types[state.dealt :], base_suits,
             max_states=test_states, deadline=deadline,
         )  # fmt: skip

@@ -108,7 +108,9 @@ def blocked_column(
     ``native=False`` plays the relaxed games in Python even where the compiled
     ones are built (the two visit the same states).
     """
-    return column_test(*as_types(position), max_states=max_states, deadline=deadline, native=native)
+    return column_test(
+        *as_types(position), max_states=max_states, deadline=deadline, native=native
+    )[0]
 
 
 def as_types(
@@ -138,32 +140,15 @@ def column_test(
     max_states: int = COLUMN_TEST_STATES,
     deadline: float | None = None,
     native: bool = True,
-) -> tuple[int, ...] | None:
-    """:func:`blocked_column` of a position given as the solver's card types
+) -> tuple[tuple[int, ...] | None, int]:
+    """What :func:`blocked_column` proves, and the relaxed states it visited, for a
+    position given as the solver's card types
     (:mod:`intrigue.solver.rules`): each open column above its base, the cards
     on the piles per type (and under their rank), the stock, next card first,
     and the suit of every base, dealt or to come, in deal order.  The games
     first get ``max_states // GLANCE_SHARE`` states each, until half are spent;
     those left undecided then get at most half of ``max_states`` each, and no
     more than are left."""
-    return column_test_spending(
-        tables, columns, on, stock, base_suits,
-        max_states=max_states, deadline=deadline, native=native,
-    )[0]  # fmt: skip
-
-
-def column_test_spending(
-    tables: Tables,
-    columns: Sequence[Sequence[int]],
-    on: Sequence[int],
-    stock: Sequence[int],
-    base_suits: Sequence[int],
-    *,
-    max_states: int = COLUMN_TEST_STATES,
-    deadline: float | None = None,
-    native: bool = True,
-) -> tuple[tuple[int, ...] | None, int]:
-    """:func:`column_test`, and the relaxed states it visited."""
     left = max_states
     # First a glance: every game, in order, within a fiftieth of the states,
     # until half of them are spent.  Then the games the glance left undecided,
