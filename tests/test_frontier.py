@@ -14,7 +14,7 @@ from hypothesis import event, given, settings
 from intrigue.cards import DECK_SIZE, RANK_OF
 from intrigue.position import Position
 from intrigue.solver import solve
-from intrigue.solver.frontier import cuts_of, frontier_proof
+from intrigue.solver.frontier import WALK_COST, cuts_of, frontier_proof
 from intrigue.solver.relaxation import blocked_column
 from play import UNBUILT, small_deals
 from test_solver import brute_force
@@ -42,7 +42,7 @@ def test_never_proves_a_published_win_lost(game: str) -> None:
     for deal in won:
         proof = frontier_proof(Position.start(game, deal, "manual"), max_nodes=200_000)
         assert proof.verdict == "unknown", (game, deal)
-        assert proof.nodes <= 200_000 + 200_000  # one test may finish past the limit
+        assert proof.nodes <= 200_000 + WALK_COST  # a test gets only what is left
 
 
 @pytest.mark.parametrize(("deal", "cut", "frontier"), [(7807, 44, 2), (3862, 48, 2)])

@@ -287,6 +287,7 @@ def test_cli_stats_bad_input(argv: list[str], bad: str, capsys: pytest.CaptureFi
         (["--rollouts-only", "--mode", "auto"], "is for manual mode"),
         (["--rollouts-only", "--frontier-only"], "not allowed with argument"),
         (["--frontier-only", "--mode", "auto"], "is for manual mode"),
+        (["--frontier-only", "--game", "faerie-queen"], "does not cover Faerie Queen"),
     ],
 )
 def test_cli_stats_conflicting_searches(

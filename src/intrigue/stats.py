@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import IO, Any, Literal, get_args
 
 from intrigue.deals import MAX_DEAL
-from intrigue.errors import DealModeError, DealNumberError
+from intrigue.errors import DealModeError, DealNumberError, UnknownVariantError
 from intrigue.position import Position, parse_mode
 from intrigue.solver import DEFAULT_MAX_NODES, solve
 from intrigue.solver.rollouts import SEED
@@ -268,7 +268,8 @@ def run_stats(
     search cannot reach and never finds a win.
 
     Raises:
-        UnknownVariantError, DealModeError, DealNumberError: for bad arguments.
+        UnknownVariantError, DealModeError, DealNumberError: for bad arguments
+            (the frontier proof in Faerie Queen is an UnknownVariantError).
     """
     variant = find_variant(game)
     deal_mode = parse_mode(mode)
@@ -278,6 +279,11 @@ def run_stats(
         raise DealModeError(
             f"the {search} search alone is for manual mode: an auto deal has no "
             "deal left to decide, and its full search is already exhaustive"
+        )
+    if search == "frontier" and variant.build_down:
+        raise UnknownVariantError(
+            f"the frontier proof does not cover {variant.name}: its cards build down, "
+            "which the column test it rests on does not follow"
         )
     if not 1 <= first <= last < MAX_DEAL:
         raise DealNumberError(f"bad deal range {first}-{last}")

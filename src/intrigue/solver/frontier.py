@@ -185,7 +185,7 @@ def frontier_proof(
         columns = [list(col) for col in state.cols]
         proof, spent = column_test(
             tables, columns, list(state.cnt[:N_TYPES]), stock_types[state.dealt :], base_suits,
-            max_states=test_states, deadline=deadline,
+            max_states=max(1, min(test_states, limit - used)), deadline=deadline,
         )  # fmt: skip
         spend(max(1, spent))
         if proof is None and deadline is not None and time.monotonic() >= deadline:
