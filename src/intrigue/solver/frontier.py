@@ -28,7 +28,7 @@ from typing import Literal
 
 from intrigue.cards import RANK_OF, SUIT_OF
 from intrigue.position import Position
-from intrigue.solver.dfs import search
+from intrigue.solver.dfs import python_search, search
 from intrigue.solver.relaxation import column_test
 from intrigue.solver.rules import N_TYPES, tables_for
 from intrigue.solver.state import SearchState, Snapshot
@@ -99,6 +99,7 @@ def frontier_proof(
     end_nodes: int = END_NODES,
     deadline: float | None = None,
     on_progress: Callable[[int], None] | None = None,
+    native: bool = True,
 ) -> FrontierProof:
     """Try to prove a manual ``position`` still dealing lost, level by level at
     ``cuts`` (default :func:`cuts_of`), within ``max_nodes`` units of work in all
@@ -106,7 +107,8 @@ def frontier_proof(
 
     "unknown" when a limit is hit, when an end search does not decide, or where
     the column test does not apply (Faerie Queen, a position whose pack is dealt,
-    auto mode).
+    auto mode).  ``native=False`` runs the Python column test and end searches
+    even where the compiled ones are built.
     """
     tables = tables_for(position.variant)
     if position.mode != "manual" or position.pack_dealt or tables.build_down:
@@ -185,7 +187,7 @@ def frontier_proof(
         columns = [list(col) for col in state.cols]
         proof, spent = column_test(
             tables, columns, list(state.cnt[:N_TYPES]), stock_types[state.dealt :], base_suits,
-            max_states=max(1, min(test_states, limit - used)), deadline=deadline,
+            max_states=max(1, min(test_states, limit - used)), deadline=deadline, native=native,
         )  # fmt: skip
         spend(max(1, spent))
         if proof is None and deadline is not None and time.monotonic() >= deadline:
@@ -210,7 +212,8 @@ def frontier_proof(
         for snapshot in level:
             state.restore(snapshot)
             budget = min(end_nodes, limit - used)
-            verdict, nodes, seen = search(state, budget, deadline, None, True)
+            end_search = search if native else python_search
+            verdict, nodes, seen = end_search(state, budget, deadline, None, True)
             best = max(best, seen)
             spend(nodes)
             if verdict != "lost":

@@ -175,9 +175,8 @@ def solve(
     gives the whole limit of a manual position still dealing to the rollouts (then
     "won" or "unknown"), whose generator ``seed`` seeds; ``frontier_only`` gives it to
     the frontier proof (:mod:`intrigue.solver.frontier`; then "lost" or "unknown").
-    ``native=False`` runs the
-    pure-Python search and column test even where the compiled ones are built (the
-    same positions and states).  "lost" is returned only after an exhaustive search
+    ``native=False`` runs the pure-Python search and column test even where the
+    compiled ones are built (the same positions and states).  "lost" is returned only after an exhaustive search
     or a proof by the column test or the frontier proof, "unknown" only when
     ``max_nodes`` or ``deadline`` cut the search short.
 
@@ -244,8 +243,9 @@ def solve(
         return finish("unknown" if line is None else "won", line)
     if frontier_only and position.mode == "manual" and not position.pack_dealt:
         proof = frontier_proof(
-            position, max_nodes=max_nodes, deadline=deadline, on_progress=on_progress
-        )
+            position, max_nodes=max_nodes, deadline=deadline, on_progress=on_progress,
+            native=native,
+        )  # fmt: skip
         used, best = proof.nodes, proof.best
         return finish(proof.verdict, None)
     if probing:
