@@ -20,7 +20,7 @@ import time
 
 from intrigue.position import Position
 from intrigue.solver import frontier
-from intrigue.solver.frontier import cuts_of, frontier_proof
+from intrigue.solver.frontier import frontier_proof
 
 EXHAUSTIVE_LOSSES = (
     2703,
@@ -56,7 +56,6 @@ def main() -> None:
         proof = frontier_proof(
             position,
             max_nodes=args.units,
-            cuts=cuts_of(position),
             deadline=time.monotonic() + args.seconds,
         )
         seconds = time.perf_counter() - started

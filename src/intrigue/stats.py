@@ -41,6 +41,8 @@ search (which proves losses), only the rollouts over the deal (which find
 hard wins and never prove a loss), or only the frontier proof (which proves
 losses and never finds a win)."""
 SEARCHES: tuple[Search, ...] = get_args(Search)
+SEEDED: tuple[Search, ...] = ("full", "rollouts")
+"""The searches that play the rollouts, whose generator ``seed`` seeds."""
 Task = tuple[str, int, str, int | None, Search, int]
 """(game, deal, mode, max_nodes, search, seed): one deal to solve."""
 Progress = Callable[[int, int, dict[str, int]], None]
@@ -136,7 +138,7 @@ def solve_deal(task: Task) -> Record:
         record["probes"] = False
     elif search in ("rollouts", "frontier"):
         record["search"] = search
-    if search in ("full", "rollouts") and seed != SEED:
+    if search in SEEDED and seed != SEED:
         record["seed"] = seed
     if result.blocked is not None:
         record["blocked"] = list(result.blocked)  # then "best" is only a lower bound
@@ -189,7 +191,7 @@ def _retry(record: Record, max_nodes: int | None, search: Search, seed: int) -> 
     if record["verdict"] != "unknown":
         return False
     before = _searched(record)
-    now = (search, None if search in ("exhaustive", "frontier") else seed)
+    now = (search, seed if search in SEEDED else None)
     if before != now and not (search == "exhaustive" and before[0] == "full"):
         return True
     old = record.get("max_nodes")

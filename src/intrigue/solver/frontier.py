@@ -26,10 +26,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from intrigue.cards import RANK_OF, SUIT_OF
+from intrigue.cards import RANK_OF
 from intrigue.position import Position
 from intrigue.solver.dfs import python_search, search
-from intrigue.solver.relaxation import column_test
+from intrigue.solver.relaxation import as_types, column_test
 from intrigue.solver.rules import N_TYPES, tables_for
 from intrigue.solver.state import SearchState, Snapshot
 
@@ -114,10 +114,10 @@ def frontier_proof(
     if position.mode != "manual" or position.pack_dealt or tables.build_down:
         return FrontierProof("unknown", 0, sum(len(pile) for pile in position.piles), ())
     state = SearchState(position, tables)
-    order = position.order
-    # The column test wants every base's suit, dealt or to come, in deal order.
-    base_suits = [SUIT_OF[c] for c in order if RANK_OF[c] == tables.base_rank]
-    stock_types = [tables.type_of[c] for c in order]
+    # The stock and the bases' suits as the column test wants them; a
+    # position further in has dealt ``state.dealt - position.dealt`` more.
+    _, _, _, stock, base_suits = as_types(position)
+    end_search = search if native else python_search
     limit = max_nodes if max_nodes is not None else 1 << 62
     used = 0
     ticks = 0
@@ -186,7 +186,8 @@ def frontier_proof(
         state.restore(snapshot)
         columns = [list(col) for col in state.cols]
         proof, spent = column_test(
-            tables, columns, list(state.cnt[:N_TYPES]), stock_types[state.dealt :], base_suits,
+            tables, columns, list(state.cnt[:N_TYPES]), stock[state.dealt - position.dealt :],
+            base_suits,
             max_states=max(1, min(test_states, limit - used)), deadline=deadline, native=native,
         )  # fmt: skip
         spend(max(1, spent))
@@ -212,7 +213,6 @@ def frontier_proof(
         for snapshot in level:
             state.restore(snapshot)
             budget = min(end_nodes, limit - used)
-            end_search = search if native else python_search
             verdict, nodes, seen = end_search(state, budget, deadline, None, True)
             best = max(best, seen)
             spend(nodes)
