@@ -113,3 +113,13 @@ def test_solve_names_the_column_that_proves_a_loss(capsys):
     argv = ("solve", "--game", "glencoe", "--deal", "8697", "--mode", "manual")
     code, out, _ = run(capsys, *argv, "--max-nodes", "1000000")
     assert "lost -- the cards of columns 1 and 2 can never all reach the piles" in out
+
+
+def test_solve_names_the_pile_kind_that_proves_a_loss(capsys):
+    # Intrigue 6812: the rank projection, not the column test, proves it lost.
+    argv = ("solve", "--game", "intrigue", "--deal", "6812", "--mode", "manual")
+    code, out, _ = run(capsys, *argv, "--max-nodes", "2000000", "--json")
+    data = json.loads(out)
+    assert code == 0 and (data["blocked"], data["blocked_ranks"]) == (None, [5, 4, 3, 2, 1, 13])
+    code, out, _ = run(capsys, *argv, "--max-nodes", "2000000")
+    assert "lost -- the Five-piles can never all be completed" in out

@@ -404,6 +404,18 @@ def test_a_column_test_loss_says_which_column(client: Client) -> None:
     )
 
 
+def test_a_rank_projection_loss_names_the_pile_kind(client: Client) -> None:
+    # Intrigue 6812 (manual): no column test proof, but its Fives' staircase
+    # can never be completed (intrigue.solver.projection).
+    gid = new_game(client, game="intrigue", deal=6812, mode="manual")["id"]
+    hint = client.post(f"/api/games/{gid}/hint").json()["hint"]
+    assert hint["verdict"] == "lost"
+    assert hint["text"] == (
+        "No winning line from here: the Five-piles can never all be completed, "
+        "whatever the other cards do."
+    )
+
+
 def test_a_blocked_column_still_to_come_is_named_by_its_base() -> None:
     # The second King opens column 2, whose 2C 3C 4C 5C bury the Ace: lost.
     position = Position.from_order("salic-law", ids("KS KH 2C 3C 4C 5C AC"), "manual")

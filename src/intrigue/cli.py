@@ -197,6 +197,13 @@ def print_solve(data: dict[str, Any]) -> str:
             f"piles, even with every other card free ({cost}); {data['best']} of "
             f"{data['cards']} cards reached them in the positions searched."
         )
+    if data["verdict"] == "lost" and data.get("blocked_ranks") is not None:
+        kind = find_variant(data["game"]).kind_built_in(data["blocked_ranks"]).name
+        return (
+            f"{head}: lost -- the {kind}s can never all be completed, even with every other "
+            f"card out of the way ({cost}); {data['best']} of {data['cards']} cards reached "
+            "the piles in the positions searched."
+        )
     if data["verdict"] == "lost":
         return (
             f"{head}: lost -- no sequence of moves wins ({cost}); at most {data['best']} "

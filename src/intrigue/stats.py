@@ -142,6 +142,8 @@ def solve_deal(task: Task) -> Record:
         record["seed"] = seed
     if result.blocked is not None:
         record["blocked"] = list(result.blocked)  # then "best" is only a lower bound
+    if result.blocked_ranks is not None:
+        record["blocked_ranks"] = list(result.blocked_ranks)  # likewise
     return record
 
 
@@ -359,11 +361,14 @@ def summarise(records: list[Record]) -> dict[str, Any]:
     low, high = wilson(won, decided)
     seconds = [float(r["seconds"]) for r in records]
     nodes = [float(r["nodes"]) for r in records]
-    # Only exhaustive losses know their best exactly; a column-test or frontier loss does not.
+    # Only exhaustive losses know their best exactly; a relaxed or frontier proof does not.
     exhaustive = [
         r
         for r in records
-        if r["verdict"] == "lost" and r.get("blocked") is None and r.get("search") != "frontier"
+        if r["verdict"] == "lost"
+        and r.get("blocked") is None
+        and r.get("blocked_ranks") is None
+        and r.get("search") != "frontier"
     ]
     lost_best = [int(r["best"]) for r in exhaustive if r["best"] is not None]
     n = len(records)

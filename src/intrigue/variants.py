@@ -171,6 +171,17 @@ class Variant:
                 return slot
         return None
 
+    def kind_built_in(self, ranks: Sequence[int]) -> PileKind:
+        """The pile kind whose staircase is ``ranks``, in order.
+
+        Raises:
+            ValueError: if no kind of this game is built in exactly those ranks.
+        """
+        for kind in self.pile_kinds:
+            if tuple(kind.staircase) == tuple(ranks):
+                return kind
+        raise ValueError(f"no pile kind of {self.id} is built in the ranks {list(ranks)}")
+
     def differs_only_in_opening(self, other: Variant) -> bool:
         """Whether ``other`` has the same rules as this game but for ``open_pile``
         (and so the same deal orders)."""

@@ -7,7 +7,8 @@ game can hope for.  Every winning line of a manual deal passes, for any number
 *n* of cards, a first position with at least *n* dealt.  So enumerate, with the
 search's own moves, safe moves and keys (each proved safe in
 ``docs/solver.md``), every such position -- the *frontier* at *n* -- and try to
-prove each lost with the column test; those it leaves are the roots of the next
+prove each lost with the column test, then the rank projection
+(:mod:`intrigue.solver.projection`); those they leave are the roots of the next
 level.  When a level is empty, the deal is lost; after the last cut the
 exhaustive search decides each position left.  Only "lost" or "unknown" comes
 out: a won position found on the way has no replayed line here (``solve``
@@ -29,12 +30,16 @@ from typing import Literal
 from intrigue.cards import RANK_OF
 from intrigue.position import Position
 from intrigue.solver.dfs import python_search, search
+from intrigue.solver.projection import projection_test
 from intrigue.solver.relaxation import as_types, column_test
 from intrigue.solver.rules import N_TYPES, tables_for
 from intrigue.solver.state import SearchState, Snapshot
 
 TEST_STATES = 200_000
 """Relaxed states the column test may visit from each frontier position."""
+PROJECTION_TEST_STATES = 20_000
+"""Projected states the rank projection may visit from each frontier position
+the column test leaves (:data:`WALK_COST` units each: it runs in Python too)."""
 END_NODES = 2_000_000
 """Positions the exhaustive search may expand from each position left after the last cut."""
 SPAN = 8
@@ -56,7 +61,7 @@ class Level:
     frontier: int
     """Positions in the frontier (distinct keys)."""
     left: int
-    """Those the column test did not prove lost."""
+    """Those neither the column test nor the rank projection proved lost."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +101,7 @@ def frontier_proof(
     max_nodes: int | None = None,
     cuts: Sequence[int] | None = None,
     test_states: int = TEST_STATES,
+    projection_states: int = PROJECTION_TEST_STATES,
     end_nodes: int = END_NODES,
     deadline: float | None = None,
     on_progress: Callable[[int], None] | None = None,
@@ -183,16 +189,23 @@ def frontier_proof(
         return list(found.values())
 
     def blocked(snapshot: Snapshot) -> bool:
+        # The column test, then the rank projection, on the position.
         state.restore(snapshot)
-        columns = [list(col) for col in state.cols]
+        args = (
+            tables, [list(col) for col in state.cols], list(state.cnt[:N_TYPES]),
+            stock[state.dealt - position.dealt :], base_suits,
+        )  # fmt: skip
         proof, spent = column_test(
-            tables, columns, list(state.cnt[:N_TYPES]), stock[state.dealt - position.dealt :],
-            base_suits,
-            max_states=max(1, min(test_states, limit - used)), deadline=deadline, native=native,
+            *args, max_states=max(1, min(test_states, limit - used)), deadline=deadline,
+            native=native,
         )  # fmt: skip
         spend(max(1, spent))
+        if proof is None and projection_states > 0:
+            states = max(1, min(projection_states, (limit - used) // WALK_COST))
+            proof, spent = projection_test(*args, max_states=states, deadline=deadline)
+            spend(max(1, spent * WALK_COST))
         if proof is None and deadline is not None and time.monotonic() >= deadline:
-            raise _OutOfBudget  # the deadline, not the test, may have ended it
+            raise _OutOfBudget  # the deadline, not the tests, may have ended them
         return proof is not None
 
     def finish(verdict: Literal["lost", "unknown"]) -> FrontierProof:

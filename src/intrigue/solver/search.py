@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from intrigue.errors import IllegalMoveError
 from intrigue.game import Game
@@ -42,6 +42,7 @@ from intrigue.solver.dfs import python_search as _python_search
 from intrigue.solver.dfs import search as _search
 from intrigue.solver.frontier import frontier_proof
 from intrigue.solver.narrower import solve_narrower
+from intrigue.solver.projection import PROJECTION_SHARE, PROJECTION_STATES, blocked_ranks
 from intrigue.solver.relaxation import COLUMN_TEST_SHARE, COLUMN_TEST_STATES, blocked_column
 from intrigue.solver.rollouts import SEED, Rollouts
 from intrigue.solver.rules import Tables, tables_for
@@ -104,6 +105,10 @@ DEAL_BEAM_CHILDREN = 64
 """Most children one position of a beam over the deal may have."""
 
 
+_Proof = tuple[Literal["columns", "ranks"], tuple[int, ...]] | None
+"""What a relaxed game proved blocked: columns (the column test) or ranks (the projection)."""
+
+
 class SolverBugError(RuntimeError):
     """A winning line failed its replay through the engine: a solver bug, never bad input."""
 
@@ -118,8 +123,10 @@ class SolveResult:
     that is exactly the most cards that can be brought to the piles, unless
     ``blocked`` is set.  ``blocked`` is the column, or the columns together, that
     the column test (:mod:`intrigue.solver.relaxation`) found can never be
-    cleared, when that is what proved the loss; ``best`` is then only a lower
-    bound.
+    cleared, when that is what proved the loss; ``blocked_ranks`` likewise the
+    ranks (one pile kind's staircase) that the rank projection
+    (:mod:`intrigue.solver.projection`) found can never all reach the piles.
+    ``best`` is then only a lower bound.
     """
 
     verdict: Verdict
@@ -128,6 +135,7 @@ class SolveResult:
     seconds: float
     best: int | None = None
     blocked: tuple[int, ...] | None = None
+    blocked_ranks: tuple[int, ...] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The ``intrigue solve --json`` shape of INTERFACE.md (plus ``best``)."""
@@ -138,6 +146,7 @@ class SolveResult:
             "seconds": round(self.seconds, 6),
             "best": self.best,
             "blocked": None if self.blocked is None else list(self.blocked),
+            "blocked_ranks": None if self.blocked_ranks is None else list(self.blocked_ranks),
         }
 
 
@@ -156,6 +165,7 @@ def solve(
     probe_narrower: bool = True,
     probe_rollouts: bool = True,
     column_test: bool = True,
+    rank_projection: bool = True,
     rollouts_only: bool = False,
     frontier_only: bool = False,
     seed: int = SEED,
@@ -169,15 +179,16 @@ def solve(
     switch the shortcuts, ``probe`` the manual-mode probes, and among them
     ``probe_narrower`` the search of the position as each
     :attr:`~intrigue.variants.Variant.narrower` game and ``probe_rollouts`` the
-    rollouts over the deal (:mod:`intrigue.solver.rollouts`), and ``column_test`` the
-    loss proof of :mod:`intrigue.solver.relaxation` where the search alone has not
-    decided (for tests; each is proved safe in ``docs/solver.md``).  ``rollouts_only``
+    rollouts over the deal (:mod:`intrigue.solver.rollouts`), and ``column_test`` and
+    ``rank_projection`` the loss proofs of :mod:`intrigue.solver.relaxation` and
+    :mod:`intrigue.solver.projection` where the search alone has not decided (for
+    tests; each is proved safe in ``docs/solver.md``).  ``rollouts_only``
     gives the whole limit of a manual position still dealing to the rollouts (then
     "won" or "unknown"), whose generator ``seed`` seeds; ``frontier_only`` gives it to
     the frontier proof (:mod:`intrigue.solver.frontier`; then "lost" or "unknown").
     ``native=False`` runs the pure-Python search and column test even where the
     compiled ones are built (the same positions and states).  "lost" is returned only after an exhaustive search
-    or a proof by the column test or the frontier proof, "unknown" only when
+    or a proof by the column test, the rank projection or the frontier proof, "unknown" only when
     ``max_nodes`` or ``deadline`` cut the search short.
 
     >>> from intrigue.position import Position
@@ -211,21 +222,34 @@ def solve(
         return None if max_nodes is None else min(part * max_nodes // 8, max_nodes - used)
 
     def finish(
-        verdict: Verdict, moves: tuple[Move, ...] | None, blocked: tuple[int, ...] | None = None
+        verdict: Verdict, moves: tuple[Move, ...] | None, proof: _Proof = None
     ) -> SolveResult:
         if moves is not None:
             replay(position, moves)
         if on_progress is not None:
             on_progress(used)
-        return SolveResult(verdict, moves, used, time.perf_counter() - started, best, blocked)
+        columns = proof[1] if proof is not None and proof[0] == "columns" else None
+        ranks = proof[1] if proof is not None and proof[0] == "ranks" else None
+        seconds = time.perf_counter() - started
+        return SolveResult(verdict, moves, used, seconds, best, columns, ranks)
 
-    def column_proof() -> tuple[int, ...] | None:
-        # A share of the limit, in states (a compiled one costs about a position).
-        if not column_test:
-            return None
-        states = COLUMN_TEST_STATES if max_nodes is None else max_nodes // COLUMN_TEST_SHARE
-        states = max(1, min(states, COLUMN_TEST_STATES))
-        return blocked_column(position, max_states=states, deadline=deadline, native=native)
+    def relaxed_proof() -> _Proof:
+        # The column test, then the rank projection, each within a share of
+        # the limit, in states (a compiled one costs about a position, a
+        # projected one, in Python, some thirty).
+        if column_test:
+            states = COLUMN_TEST_STATES if max_nodes is None else max_nodes // COLUMN_TEST_SHARE
+            states = max(1, min(states, COLUMN_TEST_STATES))
+            columns = blocked_column(position, max_states=states, deadline=deadline, native=native)
+            if columns is not None:
+                return "columns", columns
+        if rank_projection:
+            states = PROJECTION_STATES if max_nodes is None else max_nodes // PROJECTION_SHARE
+            states = max(1, min(states, PROJECTION_STATES))
+            ranks = blocked_ranks(position, max_states=states, deadline=deadline)
+            if ranks is not None:
+                return "ranks", ranks
+        return None
 
     def roll(budget: int | None) -> tuple[Move, ...] | None:
         # Rollouts over the deal (rollouts.py) within ``budget``: a winning line or None.
@@ -242,12 +266,12 @@ def solve(
         line = roll(max_nodes)
         return finish("unknown" if line is None else "won", line)
     if frontier_only and position.mode == "manual" and not position.pack_dealt:
-        proof = frontier_proof(
+        frontier = frontier_proof(
             position, max_nodes=max_nodes, deadline=deadline, on_progress=on_progress,
             native=native,
         )  # fmt: skip
-        used, best = proof.nodes, proof.best
-        return finish(proof.verdict, None)
+        used, best = frontier.nodes, frontier.best
+        return finish(frontier.verdict, None)
     if probing:
         # Late in the deal a small search often decides at once: try it
         # before spending budget on the probes.
@@ -258,9 +282,9 @@ def solve(
         if verdict != "unknown":
             line = _line(state) if verdict == "won" else None
             return finish(verdict, line)
-        column = column_proof()
-        if column is not None:
-            return finish("lost", None, column)
+        proof = relaxed_proof()
+        if proof is not None:
+            return finish("lost", None, proof)
         # Deal the rest as the auto mode would, holding back sets of the cards
         # it sends up (beam searches over them), or a beam over the deal itself,
         # and search each end a little: 3/8 of the budget (half where the
@@ -305,7 +329,7 @@ def solve(
     if max_nodes is not None and 0 < max_nodes <= used:
         # The probes spent it all.  (A final search of what is left repeats the
         # first plain search before it sees anything new.)
-        return finish("unknown", None)  # the column test ran before the probes
+        return finish("unknown", None)  # the relaxed proofs ran before the probes
     state = SearchState(position, tables, **options)
     rest = None if max_nodes is None else max(1, max_nodes - used)
     verdict, nodes, seen = search(state, rest, deadline, progress_from(used), safe_moves)
@@ -315,9 +339,9 @@ def solve(
     else:
         best = max(best, seen)
     if verdict == "unknown" and not probing:
-        column = column_proof()
-        if column is not None:
-            return finish("lost", None, column)
+        proof = relaxed_proof()
+        if proof is not None:
+            return finish("lost", None, proof)
     return finish(verdict, _line(state) if verdict == "won" else None)
 
 

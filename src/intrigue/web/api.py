@@ -82,6 +82,8 @@ class SolveOutcome(Protocol):
     def nodes(self) -> int: ...
     @property
     def blocked(self) -> tuple[int, ...] | None: ...
+    @property
+    def blocked_ranks(self) -> tuple[int, ...] | None: ...
 
 
 K = TypeVar("K")
@@ -276,6 +278,12 @@ class Api:
             hint["text"] = "The game is won."
         elif result.verdict == "lost" and result.blocked is not None:
             hint["text"] = "No winning line from here: " + _blocked_text(position, result.blocked)
+        elif result.verdict == "lost" and result.blocked_ranks is not None:
+            kind = position.variant.kind_built_in(result.blocked_ranks).name
+            hint["text"] = (
+                f"No winning line from here: the {kind}s can never all be completed, "
+                "whatever the other cards do."
+            )
         elif result.verdict == "lost":
             hint["text"] = "No winning line from here: this position is lost."
         else:
