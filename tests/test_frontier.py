@@ -45,14 +45,17 @@ def test_never_proves_a_published_win_lost(game: str) -> None:
         assert proof.nodes <= 200_000 + WALK_COST  # a test gets only what is left
 
 
-@pytest.mark.parametrize(("deal", "cut", "frontier"), [(7807, 44, 2), (3862, 48, 2)])
+@pytest.mark.parametrize(("deal", "cut", "frontier"), [(7807, 44, 2), (3862, 9, 1)])
 def test_proves_what_the_column_test_from_the_start_cannot(
     deal: int, cut: int, frontier: int
 ) -> None:
     """Glencoe 7807 and 3862 (manual), published lost by the exhaustive search
     (9 and 18 million positions): from the start every column and set of
     columns clears, or stays undecided, at a million states; from each first
-    position before the base that ``cut`` cards precede, a set is blocked."""
+    position before the base that ``cut`` cards precede, a set of columns is
+    blocked (7807), or a pile kind's ranks (3862: the rank projection blocks
+    its Fives from the first cut on, and from the start too: it is what
+    ``solve`` finds first; without it the frontier proof needs six cuts)."""
     position = Position.start("glencoe", deal, "manual")
     assert blocked_column(position, max_states=1_000_000) is None
     proof = frontier_proof(position, max_nodes=5_000_000)
@@ -67,7 +70,7 @@ def test_proves_what_the_column_test_from_the_start_cannot(
     # which the published record of the exhaustive search has exactly.
     with gzip.open(DATA / "stats-glencoe-manual.jsonl.gz", "rt") as f:
         exact = [r["best"] for r in map(json.loads, f) if r["deal"] == deal][-1]
-    assert result.best == proof.best and 0 < proof.best <= exact
+    assert result.best == proof.best and 0 <= proof.best <= exact
 
 
 def test_the_python_column_test_gives_the_same_proof() -> None:

@@ -37,9 +37,9 @@ from intrigue.solver.state import SearchState, Snapshot
 
 TEST_STATES = 200_000
 """Relaxed states the column test may visit from each frontier position."""
-PROJECTION_TEST_STATES = 20_000
+PROJECTION_TEST_STATES = 200_000
 """Projected states the rank projection may visit from each frontier position
-the column test leaves (:data:`WALK_COST` units each: it runs in Python too)."""
+the column test leaves (a unit each, as a relaxed state)."""
 END_NODES = 2_000_000
 """Positions the exhaustive search may expand from each position left after the last cut."""
 SPAN = 8
@@ -201,9 +201,11 @@ def frontier_proof(
         )  # fmt: skip
         spend(max(1, spent))
         if proof is None and projection_states > 0:
-            states = max(1, min(projection_states, (limit - used) // WALK_COST))
-            proof, spent = projection_test(*args, max_states=states, deadline=deadline)
-            spend(max(1, spent * WALK_COST))
+            states = max(1, min(projection_states, limit - used))
+            proof, spent = projection_test(
+                *args, max_states=states, deadline=deadline, native=native
+            )
+            spend(max(1, spent))
         if proof is None and deadline is not None and time.monotonic() >= deadline:
             raise _OutOfBudget  # the deadline, not the tests, may have ended them
         return proof is not None

@@ -34,15 +34,24 @@ from intrigue.position import Position
 from intrigue.solver.relaxation import as_types
 from intrigue.solver.rules import N_TYPES, OPEN_ANY, OPEN_PER_BASE, OPEN_PER_BASE_SUIT, Tables
 
-PROJECTION_STATES = 2_000_000
-"""Default limit on the projected states the proof visits, over all its games
-(about a minute: a state costs some 30 microseconds and a few hundred bytes)."""
+try:
+    from intrigue.solver import _projected
+except ImportError:  # installed without a C compiler: the same game runs in Python
+    NATIVE = False
+else:
+    NATIVE = True
+"""Whether the compiled projected game (``_projected.c``, the same as :meth:`ProjectedGame.clears`) is built."""
 
-PROJECTION_SHARE = 16
-"""``solve`` gives the proof ``max_nodes // PROJECTION_SHARE`` states (a Python
-state costs some thirty compiled positions).  It runs only where the search has
-not decided, and a won deal's projection clears in a few hundred states
-(Glencoe's first 300 published manual wins: p99 10 122, max 49 576)."""
+PROJECTION_STATES = 20_000_000 if NATIVE else 2_000_000
+"""Default limit on the projected states the proof visits, over all its games.
+A compiled state costs about a microsecond and 100 bytes (2 GB at this limit), a
+Python one some 30 microseconds and 400 bytes."""
+
+PROJECTION_SHARE = 4 if NATIVE else 64
+"""``solve`` gives the proof ``max_nodes // PROJECTION_SHARE`` states.  It runs
+only where the search has not decided, and a won deal's projected games clear
+at once (Glencoe's first 300 published manual wins: 189 states at the median,
+10 122 at the 99th percentile, 49 576 at most)."""
 
 _BASE = -1
 _Stacks = tuple[tuple[int, ...], ...]
@@ -73,10 +82,15 @@ def blocked_ranks(
     *,
     max_states: int = PROJECTION_STATES,
     deadline: float | None = None,
+    native: bool = True,
 ) -> tuple[int, ...] | None:
     """The ranks (a pile kind's staircase) whose cards can never all reach the
-    piles, if the projection finds them; ``None`` is no proof, never "won"."""
-    return projection_test(*as_types(position), max_states=max_states, deadline=deadline)[0]
+    piles, if the projection finds them; ``None`` is no proof, never "won".
+    ``native=False`` plays the projected games in Python even where the
+    compiled ones are built (the two visit the same states)."""
+    return projection_test(
+        *as_types(position), max_states=max_states, deadline=deadline, native=native
+    )[0]
 
 
 def projection_test(
@@ -88,6 +102,7 @@ def projection_test(
     *,
     max_states: int = PROJECTION_STATES,
     deadline: float | None = None,
+    native: bool = True,
 ) -> tuple[tuple[int, ...] | None, int]:
     """What :func:`blocked_ranks` proves, and the states it visited, for a
     position given as :func:`intrigue.solver.relaxation.column_test` takes it.
@@ -102,7 +117,7 @@ def projection_test(
     undecided = []
     first = max(1, max_states // (2 * max(1, len(games))))
     for game in games:
-        cleared, used = game.clears(max(1, min(first, left)), deadline)
+        cleared, used = game.clears(max(1, min(first, left)), deadline, native)
         left -= used
         if cleared is False:
             return game.kept, max_states - left
@@ -111,7 +126,7 @@ def projection_test(
     for n, game in enumerate(undecided):
         if left <= 0:
             break
-        cleared, used = game.clears(max(1, left // (len(undecided) - n)), deadline)
+        cleared, used = game.clears(max(1, left // (len(undecided) - n)), deadline, native)
         left -= used
         if cleared is False:
             return game.kept, max_states - left
@@ -164,10 +179,16 @@ class ProjectedGame:
                     total[rank_of[t]] += 1
         self.total = total
 
-    def clears(self, max_states: int, deadline: float | None = None) -> tuple[bool | None, int]:
+    def clears(
+        self, max_states: int, deadline: float | None = None, native: bool = True
+    ) -> tuple[bool | None, int]:
         """Whether every kept card can reach the piles: True, False (the
         position is lost), or None when ``max_states`` or ``deadline`` cut the
-        search short; and the states visited."""
+        search short; and the states visited.  The compiled game
+        (``_projected.c``) plays it where it is built, unless ``native`` is
+        False: this method is its specification, state for state."""
+        if native and NATIVE:
+            return _projected.clears(self, max_states, deadline)
         seen: set[tuple[int, _Stacks]] = set()
         self.on = list(self.start_on)
         # Depth first with an explicit stack of move iterators; each entry

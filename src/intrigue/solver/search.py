@@ -235,8 +235,7 @@ def solve(
 
     def relaxed_proof() -> _Proof:
         # The column test, then the rank projection, each within a share of
-        # the limit, in states (a compiled one costs about a position, a
-        # projected one, in Python, some thirty).
+        # the limit, in states (a compiled state costs about a position).
         if column_test:
             states = COLUMN_TEST_STATES if max_nodes is None else max_nodes // COLUMN_TEST_SHARE
             states = max(1, min(states, COLUMN_TEST_STATES))
@@ -246,7 +245,7 @@ def solve(
         if rank_projection:
             states = PROJECTION_STATES if max_nodes is None else max_nodes // PROJECTION_SHARE
             states = max(1, min(states, PROJECTION_STATES))
-            ranks = blocked_ranks(position, max_states=states, deadline=deadline)
+            ranks = blocked_ranks(position, max_states=states, deadline=deadline, native=native)
             if ranks is not None:
                 return "ranks", ranks
         return None
