@@ -11,7 +11,13 @@ import pytest
 from intrigue import Position
 from intrigue.solver import solve
 from intrigue.solver.narrower import narrower_games
-from intrigue.solver.relaxation import COLUMN_TEST_SHARE, COLUMN_TEST_STATES, blocked_column
+from intrigue.solver.projection import PROJECTION_SHARE, PROJECTION_STATES, projection_test
+from intrigue.solver.relaxation import (
+    COLUMN_TEST_SHARE,
+    COLUMN_TEST_STATES,
+    as_types,
+    blocked_column,
+)
 from intrigue.stats import load_records, summarise
 from intrigue.variants import GAME_IDS, find_variant
 
@@ -80,6 +86,22 @@ def test_stored_manual_losses_are_proved_again(tmp_path, game):
     for record in cheap:
         result = solve(Position.start(game, record["deal"], "manual"))
         assert (result.verdict, result.best) == ("lost", record["best"]), record["deal"]
+
+
+@pytest.mark.parametrize("game", ["intrigue", "laggard-lady", "glencoe"])
+def test_stored_rank_projection_losses_are_proved_again(tmp_path, game):
+    """The manual deals lost by the rank projection are blocked in the same ranks
+    today, given the states that ``solve`` gave the projection in the run that
+    stored them (and no more than it gives now)."""
+    done = records(tmp_path, game, "manual")
+    proved = [r for r in done.values() if r.get("blocked_ranks") is not None]
+    assert proved, "no rank-projection loss published"
+    for record in proved:
+        assert record["verdict"] == "lost" and record.get("blocked") is None
+        position = Position.start(game, record["deal"], "manual")
+        states = min(PROJECTION_STATES, record["max_nodes"] // PROJECTION_SHARE)
+        ranks, _ = projection_test(*as_types(position), max_states=states)
+        assert ranks == tuple(record["blocked_ranks"]), record["deal"]
 
 
 @pytest.mark.parametrize("game", GAME_IDS)
