@@ -49,6 +49,7 @@
 /* ------------------------------------------------------------------ columns */
 
 /* Column contents are nodes of a trie (_trie.h): a column is one int. */
+#include "_pyread.h"
 #include "_trie.h"
 
 /* ------------------------------------------------------------------ state */
@@ -523,12 +524,6 @@ typedef struct {
     uint8_t n, k;
     size_t mark;
 } Frame;
-
-static double monotonic(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 enum { WON, LOST, UNKNOWN, FAILED };
 

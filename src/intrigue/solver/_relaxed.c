@@ -31,6 +31,7 @@
 #define DEADLINE_EVERY 4096
 
 /* A column's stack is a node of a trie of stacks (_trie.h): one int. */
+#include "_pyread.h"
 #include "_trie.h"
 
 /* ------------------------------------------------------------------ states */
@@ -243,12 +244,6 @@ static int build_room(Game *g) {
     return 0;
 }
 
-static double monotonic(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 typedef struct {
     Node *items;
     size_t n, cap;
@@ -404,66 +399,6 @@ done:
 
 /* ------------------------------------------------------------------ Python */
 
-static int read_ints(PyObject *seq_obj, const char *name, int *out, Py_ssize_t size, long lo, long hi,
-                     Py_ssize_t *count) {
-    PyObject *seq = PySequence_Tuple(seq_obj);
-    if (!seq) return -1;
-    Py_ssize_t n = PyTuple_GET_SIZE(seq);
-    if (count ? n > size : n != size) {
-        PyErr_Format(PyExc_ValueError, "%s has %zd entries, expected %s%zd", name, n, count ? "at most " : "",
-                     size);
-        Py_DECREF(seq);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        long x = PyLong_AsLong(PyTuple_GET_ITEM(seq, i));
-        if (x == -1 && PyErr_Occurred()) {
-            Py_DECREF(seq);
-            return -1;
-        }
-        if (x < lo || x > hi) {
-            PyErr_Format(PyExc_ValueError, "%s: %ld is outside [%ld, %ld]", name, x, lo, hi);
-            Py_DECREF(seq);
-            return -1;
-        }
-        out[i] = (int)x;
-    }
-    Py_DECREF(seq);
-    if (count) *count = n;
-    return 0;
-}
-
-static int read_attr(PyObject *obj, const char *attr, int *out, Py_ssize_t size, long lo, long hi,
-                     Py_ssize_t *count) {
-    PyObject *v = PyObject_GetAttrString(obj, attr);
-    if (!v) return -1;
-    int err = read_ints(v, attr, out, size, lo, hi, count);
-    Py_DECREF(v);
-    return err;
-}
-
-/* An attribute that is a sequence of at most `max_rows` rows of `width` ints
- * each, into out[row * width + i]; how many rows in *rows. */
-static int read_rows(PyObject *obj, const char *attr, int *out, Py_ssize_t width, Py_ssize_t max_rows, long lo,
-                     long hi, Py_ssize_t *rows) {
-    PyObject *v = PyObject_GetAttrString(obj, attr);
-    if (!v) return -1;
-    PyObject *seq = PySequence_Tuple(v);
-    Py_DECREF(v);
-    if (!seq) return -1;
-    Py_ssize_t n = PyTuple_GET_SIZE(seq);
-    int err = 0;
-    if (n > max_rows) {
-        PyErr_Format(PyExc_ValueError, "%s has %zd entries, expected at most %zd", attr, n, max_rows);
-        err = -1;
-    }
-    for (Py_ssize_t i = 0; i < n && !err; i++)
-        err = read_ints(PyTuple_GET_ITEM(seq, i), attr, out + i * width, width, lo, hi, NULL);
-    Py_DECREF(seq);
-    *rows = n;
-    return err;
-}
-
 static PyObject *relaxed_clears(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *relaxed, *deadline_obj;
     long long max_states;
@@ -513,7 +448,7 @@ static PyObject *relaxed_clears(PyObject *Py_UNUSED(self), PyObject *args) {
     Py_DECREF(seq);
     if (bad) return NULL;
     if (read_attr(relaxed, "deal_columns", columns, MAXDEAL, 0, g.k - 1, &ncolumns) ||
-        read_rows(relaxed, "deal_limits", &limits[0][0], 2, MAXDEAL, 0, 255, &nlimits))
+        read_rows(relaxed, "deal_limits", &limits[0][0], 2, MAXDEAL, 0, 255, &nlimits, NULL))
         return NULL;
     if (ncolumns != ndeal || nlimits != ndeal) {
         PyErr_Format(PyExc_ValueError, "deal has %zd cards, deal_columns %zd and deal_limits %zd", ndeal, ncolumns,
@@ -535,7 +470,7 @@ static PyObject *relaxed_clears(PyObject *Py_UNUSED(self), PyObject *args) {
         /* Glencoe: the bases of each suit dealt by each card to deal */
         int by_suit[MAXDEAL][4];
         Py_ssize_t nrows;
-        if (read_rows(relaxed, "deal_bases_by_suit", &by_suit[0][0], 4, MAXDEAL, 0, 255, &nrows)) return NULL;
+        if (read_rows(relaxed, "deal_bases_by_suit", &by_suit[0][0], 4, MAXDEAL, 0, 255, &nrows, NULL)) return NULL;
         if (nrows != ndeal) {
             PyErr_Format(PyExc_ValueError, "deal_bases_by_suit has %zd entries, expected %zd", nrows, ndeal);
             return NULL;
@@ -561,7 +496,7 @@ static PyObject *relaxed_clears(PyObject *Py_UNUSED(self), PyObject *args) {
         /* (cards on the piles at the start, the column's own, then each other column's) */
         int counts[2 + MAXOTHERS][RANKS];
         Py_ssize_t n;
-        if (read_rows(relaxed, "room_counts", &counts[0][0], RANKS, 2 + MAXOTHERS, 0, 255, &n)) return NULL;
+        if (read_rows(relaxed, "room_counts", &counts[0][0], RANKS, 2 + MAXOTHERS, 0, 255, &n, NULL)) return NULL;
         if (n < 2) {
             PyErr_Format(PyExc_ValueError, "room_counts has %zd entries, expected 2 to %d", n, 2 + MAXOTHERS);
             return NULL;
