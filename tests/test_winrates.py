@@ -10,6 +10,7 @@ import pytest
 
 from intrigue import Position
 from intrigue.solver import solve
+from intrigue.solver.frontier import frontier_proof
 from intrigue.solver.narrower import narrower_games
 from intrigue.solver.projection import PROJECTION_SHARE, PROJECTION_STATES, projection_test
 from intrigue.solver.relaxation import (
@@ -102,6 +103,24 @@ def test_stored_rank_projection_losses_are_proved_again(tmp_path, game):
         states = min(PROJECTION_STATES, record["max_nodes"] // PROJECTION_SHARE)
         ranks, _ = projection_test(*as_types(position), max_states=states)
         assert ranks == tuple(record["blocked_ranks"]), record["deal"]
+
+
+def test_stored_frontier_losses_are_proved_again(tmp_path):
+    """The manual deals lost by the frontier proof (``--frontier-only``) are lost
+    today in the same units of work, where that is cheap enough to repeat here."""
+    proved = [
+        (game, record)
+        for game in ("intrigue", "laggard-lady", "glencoe")
+        for record in records(tmp_path, game, "manual").values()
+        if record.get("search") == "frontier" and record["verdict"] == "lost"
+    ]
+    assert {(game, r["deal"]) for game, r in proved} >= {("laggard-lady", 4811), ("glencoe", 5596)}
+    for game, record in proved:
+        if record["nodes"] > 50_000_000:
+            continue  # Laggard Lady 4811: 330 million units, three minutes
+        position = Position.start(game, record["deal"], "manual")
+        proof = frontier_proof(position, max_nodes=record["max_nodes"])
+        assert (proof.verdict, proof.nodes) == ("lost", record["nodes"]), (game, record["deal"])
 
 
 @pytest.mark.parametrize("game", GAME_IDS)
