@@ -114,10 +114,14 @@ def test_stored_frontier_losses_are_proved_again(tmp_path):
         for record in records(tmp_path, game, "manual").values()
         if record.get("search") == "frontier" and record["verdict"] == "lost"
     ]
-    assert {(game, r["deal"]) for game, r in proved} >= {("laggard-lady", 4811), ("glencoe", 5596)}
+    assert {(game, r["deal"]) for game, r in proved} >= {
+        ("laggard-lady", 4811),
+        ("glencoe", 5596),
+        ("glencoe", 1474),
+    }
     for game, record in proved:
         if record["nodes"] > 50_000_000:
-            continue  # Laggard Lady 4811: 330 million units, three minutes
+            continue  # Laggard Lady 4811 and Glencoe 1474: minutes each
         position = Position.start(game, record["deal"], "manual")
         proof = frontier_proof(position, max_nodes=record["max_nodes"])
         assert (proof.verdict, proof.nodes) == ("lost", record["nodes"]), (game, record["deal"])
