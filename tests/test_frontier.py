@@ -14,7 +14,7 @@ from hypothesis import event, given, settings
 from intrigue.cards import DECK_SIZE, RANK_OF
 from intrigue.position import Position
 from intrigue.solver import solve
-from intrigue.solver.frontier import WALK_COST, cuts_of, frontier_proof
+from intrigue.solver.frontier import WALK_COST, Level, cuts_of, frontier_proof
 from intrigue.solver.relaxation import blocked_column
 from play import UNBUILT, small_deals
 from test_solver import brute_force
@@ -26,10 +26,14 @@ DATA = Path(__file__).parents[1] / "docs" / "data"
 @given(small_deals(bases=(2, 4), staircases=(3, 5), steps=(2, 5), modes=("manual",), moves=0))
 def test_a_frontier_proof_means_lost(position: Position) -> None:
     proof = frontier_proof(position, max_nodes=500_000)
+    # And with a starved column test tried again with more states, so that the
+    # escalation runs on these small deals too.
+    escalated = frontier_proof(position, max_nodes=500_000, test_states=50, max_test_states=6_250)
     truth = brute_force(position, 50_000)
-    event(f"frontier: {proof.verdict}, truth: {truth}")
-    if proof.verdict == "lost":
-        assert truth in ("lost", "unknown"), f"proved lost at {proof.levels}, but won"
+    event(f"frontier: {proof.verdict}, escalated: {escalated.verdict}, truth: {truth}")
+    if "lost" in (proof.verdict, escalated.verdict):
+        levels = proof.levels if proof.verdict == "lost" else escalated.levels
+        assert truth in ("lost", "unknown"), f"proved lost at {levels}, but won"
         assert solve(position, max_nodes=2_000_000).verdict != "won"
 
 
@@ -71,6 +75,26 @@ def test_proves_what_the_column_test_from_the_start_cannot(
     with gzip.open(DATA / "stats-glencoe-manual.jsonl.gz", "rt") as f:
         exact = [r["best"] for r in map(json.loads, f) if r["deal"] == deal][-1]
     assert result.best == proof.best and 0 <= proof.best <= exact
+
+
+def test_a_starved_column_test_is_tried_again_with_more_states() -> None:
+    """Glencoe 7807 (manual, lost): at 2 000 states a position, the column test
+    leaves its frontier positions with relaxed games undecided, and the proof
+    has to go down to the 73rd card; tried again with up to 250 000 states, it
+    blocks them at the cut before the 45th, as the full test does."""
+    position = Position.start("glencoe", 7807, "manual")
+    starved = frontier_proof(
+        position, max_nodes=5_000_000, test_states=2_000, max_test_states=2_000
+    )
+    escalated = frontier_proof(
+        position, max_nodes=5_000_000, test_states=2_000, max_test_states=250_000
+    )
+    full = frontier_proof(
+        position, max_nodes=5_000_000, test_states=250_000, max_test_states=250_000
+    )
+    assert starved.verdict == escalated.verdict == full.verdict == "lost"
+    assert starved.levels[-1].cut == 73
+    assert escalated.levels == full.levels and full.levels[-1] == Level(44, 2, 0)
 
 
 def test_the_python_column_test_gives_the_same_proof() -> None:

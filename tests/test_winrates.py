@@ -10,7 +10,7 @@ import pytest
 
 from intrigue import Position
 from intrigue.solver import solve
-from intrigue.solver.frontier import frontier_proof
+from intrigue.solver.frontier import TEST_STATES, frontier_proof
 from intrigue.solver.narrower import narrower_games
 from intrigue.solver.projection import PROJECTION_SHARE, PROJECTION_STATES, projection_test
 from intrigue.solver.relaxation import (
@@ -107,7 +107,9 @@ def test_stored_rank_projection_losses_are_proved_again(tmp_path, game):
 
 def test_stored_frontier_losses_are_proved_again(tmp_path):
     """The manual deals lost by the frontier proof (``--frontier-only``) are lost
-    today in the same units of work, where that is cheap enough to repeat here."""
+    today in the same units of work, with the column test's states that the
+    record names (none: before it was tried again with more), where that is
+    cheap enough to repeat here."""
     proved = [
         (game, record)
         for game in ("intrigue", "laggard-lady", "glencoe")
@@ -123,7 +125,11 @@ def test_stored_frontier_losses_are_proved_again(tmp_path):
         if record["nodes"] > 50_000_000:
             continue  # Laggard Lady 4811 and Glencoe 1474: minutes each
         position = Position.start(game, record["deal"], "manual")
-        proof = frontier_proof(position, max_nodes=record["max_nodes"])
+        proof = frontier_proof(
+            position,
+            max_nodes=record["max_nodes"],
+            max_test_states=record.get("test_states", TEST_STATES),
+        )
         assert (proof.verdict, proof.nodes) == ("lost", record["nodes"]), (game, record["deal"])
 
 

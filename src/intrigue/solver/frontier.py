@@ -36,7 +36,15 @@ from intrigue.solver.rules import N_TYPES, tables_for
 from intrigue.solver.state import SearchState, Snapshot
 
 TEST_STATES = 200_000
-"""Relaxed states the column test may visit from each frontier position."""
+"""Relaxed states the column test first may visit from each frontier position."""
+MAX_TEST_STATES = 5_000_000
+"""The most relaxed states the column test may visit from a frontier position
+it left, tried again :data:`ESCALATION` times richer each round: at
+:data:`TEST_STATES` most of the positions of an open deal's late frontiers
+leave a score of relaxed games undecided, not cleared (Glencoe 9288's 474 at
+its 65th card), and more states block them."""
+ESCALATION = 5
+"""How many times more states each round of the column test gets than the last."""
 PROJECTION_TEST_STATES = 200_000
 """Projected states the rank projection may visit from each frontier position
 the column test leaves (a unit each, as a relaxed state)."""
@@ -101,6 +109,7 @@ def frontier_proof(
     max_nodes: int | None = None,
     cuts: Sequence[int] | None = None,
     test_states: int = TEST_STATES,
+    max_test_states: int = MAX_TEST_STATES,
     projection_states: int = PROJECTION_TEST_STATES,
     end_nodes: int = END_NODES,
     deadline: float | None = None,
@@ -113,7 +122,9 @@ def frontier_proof(
 
     "unknown" when a limit is hit, when an end search does not decide, or where
     the column test does not apply (Faerie Queen, a position whose pack is dealt,
-    auto mode).  ``native=False`` runs the Python column test and end searches
+    auto mode).  The positions a level's tests leave are tested again with
+    :data:`ESCALATION` times more states, up to ``max_test_states``, while that
+    costs at most half the units left.  ``native=False`` runs the Python column test and end searches
     even where the compiled ones are built.
     """
     tables = tables_for(position.variant)
@@ -188,27 +199,49 @@ def frontier_proof(
                 stack.append((state.moves(), 0, here))
         return list(found.values())
 
-    def blocked(snapshot: Snapshot) -> bool:
-        # The column test, then the rank projection, on the position.
+    def blocked(snapshot: Snapshot, states: int, projected: int) -> bool | None:
+        # The column test within ``states``, then the rank projection within
+        # ``projected``.  True if either proves the position lost; None if the
+        # column test cleared every relaxed game it met, so that no number of
+        # states changes its answer; else False.
         state.restore(snapshot)
         args = (
             tables, [list(col) for col in state.cols], list(state.cnt[:N_TYPES]),
             stock[state.dealt - position.dealt :], base_suits,
         )  # fmt: skip
-        proof, spent = column_test(
-            *args, max_states=max(1, min(test_states, limit - used)), deadline=deadline,
-            native=native,
-        )  # fmt: skip
+        budget = max(1, min(states, limit - used))
+        proof, spent = column_test(*args, max_states=budget, deadline=deadline, native=native)
         spend(max(1, spent))
-        if proof is None and projection_states > 0:
-            states = max(1, min(projection_states, limit - used))
+        # A relaxed game the test left undecided had the rest of half its
+        # states or more (column_test's second round), so a test that spent
+        # less than half cleared them all.
+        exhausted = spent >= budget // 2
+        if proof is None and projected > 0:
             proof, spent = projection_test(
-                *args, max_states=states, deadline=deadline, native=native
-            )
+                *args, max_states=max(1, min(projected, limit - used)), deadline=deadline,
+                native=native,
+            )  # fmt: skip
             spend(max(1, spent))
         if proof is None and deadline is not None and time.monotonic() >= deadline:
             raise _OutOfBudget  # the deadline, not the tests, may have ended them
-        return proof is not None
+        if proof is not None:
+            return True
+        return False if exhausted else None
+
+    def sieve(found: list[Snapshot]) -> list[Snapshot]:
+        # Every position of a level meets both tests; those whose column test
+        # ran out of states meet it again with more, while the level can
+        # afford it: a position kept costs its tests again at every cut below.
+        outcome = [blocked(snapshot, test_states, projection_states) for snapshot in found]
+        states = test_states
+        while states < max_test_states:
+            hard = [i for i, proved in enumerate(outcome) if proved is False]
+            states = min(states * ESCALATION, max_test_states)
+            if not hard or len(hard) * states > (limit - used) // 2:
+                break
+            for i in hard:
+                outcome[i] = blocked(found[i], states, 0)
+        return [snapshot for snapshot, proved in zip(found, outcome, strict=True) if not proved]
 
     def finish(verdict: Literal["lost", "unknown"]) -> FrontierProof:
         if on_progress is not None:
@@ -221,7 +254,7 @@ def frontier_proof(
             found = frontier(level, cut)
             if found is None:
                 return finish("unknown")  # won: not this proof's business
-            level = [snapshot for snapshot in found if not blocked(snapshot)]
+            level = sieve(found)
             levels.append(Level(cut, len(found), len(level)))
             if not level:
                 return finish("lost")
