@@ -3,6 +3,7 @@
     python benchmarks/bench_frontier.py                      # Glencoe's exhaustive losses
     python benchmarks/bench_frontier.py --game salic-law --deals 578 1714 --seconds 600
     python benchmarks/bench_frontier.py --span 16            # fewer cuts inside columns
+    python benchmarks/bench_frontier.py --max-test-states 200000   # no second tries
 
 Runs :func:`intrigue.solver.frontier.frontier_proof` from the start of each
 manual deal, within ``--units`` (positions walked, relaxed states, end-search
@@ -47,6 +48,13 @@ def main() -> None:
     parser.add_argument("--units", type=int, default=30_000_000)
     parser.add_argument("--seconds", type=float, default=90.0)
     parser.add_argument("--span", type=int, default=frontier.SPAN, help="cards between cuts")
+    parser.add_argument(
+        "--max-test-states",
+        type=int,
+        default=frontier.MAX_TEST_STATES,
+        help="the most states the column test is tried again with "
+        f"(default {frontier.MAX_TEST_STATES:,}; {frontier.TEST_STATES:,}: never again)",
+    )
     args = parser.parse_args()
     frontier.SPAN = args.span
     proved = 0
@@ -56,6 +64,7 @@ def main() -> None:
         proof = frontier_proof(
             position,
             max_nodes=args.units,
+            max_test_states=args.max_test_states,
             deadline=time.monotonic() + args.seconds,
         )
         seconds = time.perf_counter() - started

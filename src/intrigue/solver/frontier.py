@@ -8,9 +8,10 @@ game can hope for.  Every winning line of a manual deal passes, for any number
 search's own moves, safe moves and keys (each proved safe in
 ``docs/solver.md``), every such position -- the *frontier* at *n* -- and try to
 prove each lost with the column test, then the rank projection
-(:mod:`intrigue.solver.projection`); those they leave are the roots of the next
-level.  When a level is empty, the deal is lost; after the last cut the
-exhaustive search decides each position left.  Only "lost" or "unknown" comes
+(:mod:`intrigue.solver.projection`), and the column test again with more states
+where it ran out of them; those they leave are the roots of the next level.
+When a level is empty, the deal is lost; after the last cut the exhaustive
+search decides each position left.  Only "lost" or "unknown" comes
 out: a won position found on the way has no replayed line here (``solve``
 finds the wins).
 
@@ -232,6 +233,8 @@ def frontier_proof(
         # Every position of a level meets both tests; those whose column test
         # ran out of states meet it again with more, while the level can
         # afford it: a position kept costs its tests again at every cut below.
+        # (Stopping after a round that blocked none is cheaper, but leaves
+        # Glencoe 9288 unproved at 600 000 000 units: docs/solver.md.)
         outcome = [blocked(snapshot, test_states, projection_states) for snapshot in found]
         states = test_states
         while states < max_test_states:
