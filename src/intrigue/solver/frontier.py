@@ -125,8 +125,8 @@ def frontier_proof(
     the column test does not apply (Faerie Queen, a position whose pack is dealt,
     auto mode).  The positions a level's tests leave are tested again with
     :data:`ESCALATION` times more states, up to ``max_test_states``, while that
-    costs at most half the units left.  ``native=False`` runs the Python column test and end searches
-    even where the compiled ones are built.
+    costs at most half the units left.  ``native=False`` runs the Python column
+    test and end searches even where the compiled ones are built.
     """
     tables = tables_for(position.variant)
     if position.mode != "manual" or position.pack_dealt or tables.build_down:
@@ -213,9 +213,7 @@ def frontier_proof(
         budget = max(1, min(states, limit - used))
         proof, spent = column_test(*args, max_states=budget, deadline=deadline, native=native)
         spend(max(1, spent))
-        # A relaxed game the test left undecided had the rest of half its
-        # states or more (column_test's second round), so a test that spent
-        # less than half cleared them all.
+        # column_test's promise: under half its states spent, nothing undecided.
         exhausted = spent >= budget // 2
         if proof is None and projected > 0:
             proof, spent = projection_test(

@@ -148,7 +148,10 @@ def column_test(
     and the suit of every base, dealt or to come, in deal order.  The games
     first get ``max_states // GLANCE_SHARE`` states each, until half are spent;
     those left undecided then get at most half of ``max_states`` each, and no
-    more than are left."""
+    more than are left.  So a game left undecided had the rest of half the
+    states or more: a test that spends less than half clears every game it
+    meets, and more states cannot change its answer (the frontier proof counts
+    on this to retest only the tests that ran out)."""
     left = max_states
     # First a glance: every game, in order, within a fiftieth of the states,
     # until half of them are spent.  Then the games the glance left undecided,
