@@ -95,6 +95,10 @@ def test_a_starved_column_test_is_tried_again_with_more_states() -> None:
     assert starved.verdict == escalated.verdict == full.verdict == "lost"
     assert starved.levels[-1].cut == 73
     assert escalated.levels == full.levels and full.levels[-1] == Level(44, 2, 0)
+    # What a record must name to reproduce each: the most states a position got.
+    assert (starved.test_states, escalated.test_states, full.test_states) == (
+        2_000, 250_000, 250_000,
+    )  # fmt: skip
 
 
 def test_the_python_column_test_gives_the_same_proof() -> None:

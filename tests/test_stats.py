@@ -12,6 +12,7 @@ import pytest
 from intrigue.cli import main
 from intrigue.errors import DealModeError, DealNumberError, IntrigueError
 from intrigue.progress import ProgressBar, SearchProgress
+from intrigue.solver.frontier import MAX_TEST_STATES
 from intrigue.solver.rollouts import SEED
 from intrigue.stats import parse_range, percentile, run_stats, solve_deal, summarise, wilson
 
@@ -253,6 +254,8 @@ def test_the_frontier_proof_alone_proves_losses_and_never_wins(tmp_path: Path) -
         (1, "unknown", "frontier", False),
         (1, "won", None, False),
     ]
+    # The frontier records name the most states a position's column test got.
+    assert [r.get("test_states") for r in records] == [MAX_TEST_STATES, MAX_TEST_STATES, None]
 
 
 def test_cli_stats_says_the_frontier_proof_never_finds_a_win(

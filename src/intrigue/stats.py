@@ -31,7 +31,6 @@ from intrigue.deals import MAX_DEAL
 from intrigue.errors import DealModeError, DealNumberError, UnknownVariantError
 from intrigue.position import Position, parse_mode
 from intrigue.solver import DEFAULT_MAX_NODES, solve
-from intrigue.solver.frontier import MAX_TEST_STATES
 from intrigue.solver.rollouts import SEED
 from intrigue.variants import find_variant
 
@@ -139,10 +138,10 @@ def solve_deal(task: Task) -> Record:
         record["probes"] = False
     elif search in ("rollouts", "frontier"):
         record["search"] = search
-    if search == "frontier":
-        # Its column test's most states a position; records without it are
-        # from before the test was tried again with more (TEST_STATES then).
-        record["test_states"] = MAX_TEST_STATES
+    if result.test_states is not None:
+        # The frontier proof's most states a position; records without it are
+        # from before its test was tried again with more (TEST_STATES then).
+        record["test_states"] = result.test_states
     if search in SEEDED and seed != SEED:
         record["seed"] = seed
     if result.blocked is not None:

@@ -84,6 +84,10 @@ class FrontierProof:
     bound of the most that can go up)."""
     levels: tuple[Level, ...]
     """The cuts whose frontier was walked and tested in full, in order."""
+    test_states: int
+    """The most relaxed states the column test could give one position (the
+    proof's ``max_test_states``, or its ``test_states`` if larger): with the
+    cuts and the other limits, what a record needs to reproduce the proof."""
 
 
 class _OutOfBudget(Exception):
@@ -129,8 +133,11 @@ def frontier_proof(
     test and end searches even where the compiled ones are built.
     """
     tables = tables_for(position.variant)
+    most_states = max(test_states, max_test_states)
     if position.mode != "manual" or position.pack_dealt or tables.build_down:
-        return FrontierProof("unknown", 0, sum(len(pile) for pile in position.piles), ())
+        return FrontierProof(
+            "unknown", 0, sum(len(pile) for pile in position.piles), (), most_states
+        )
     state = SearchState(position, tables)
     # The stock and the bases' suits as the column test wants them; a
     # position further in has dealt ``state.dealt - position.dealt`` more.
@@ -247,7 +254,7 @@ def frontier_proof(
     def finish(verdict: Literal["lost", "unknown"]) -> FrontierProof:
         if on_progress is not None:
             on_progress(used)
-        return FrontierProof(verdict, used, best, tuple(levels))
+        return FrontierProof(verdict, used, best, tuple(levels), most_states)
 
     level = [state.snapshot()]
     try:

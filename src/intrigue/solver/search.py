@@ -126,7 +126,9 @@ class SolveResult:
     cleared, when that is what proved the loss; ``blocked_ranks`` likewise the
     ranks (one pile kind's staircase) that the rank projection
     (:mod:`intrigue.solver.projection`) found can never all reach the piles.
-    ``best`` is then only a lower bound.
+    ``best`` is then only a lower bound.  ``test_states`` is set when the
+    frontier proof ran (``frontier_only``): the most relaxed states its column
+    test could give a position, which reproducing the verdict needs.
     """
 
     verdict: Verdict
@@ -136,6 +138,7 @@ class SolveResult:
     best: int | None = None
     blocked: tuple[int, ...] | None = None
     blocked_ranks: tuple[int, ...] | None = None
+    test_states: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The ``intrigue solve --json`` shape of INTERFACE.md (plus ``best``)."""
@@ -222,7 +225,10 @@ def solve(
         return None if max_nodes is None else min(part * max_nodes // 8, max_nodes - used)
 
     def finish(
-        verdict: Verdict, moves: tuple[Move, ...] | None, proof: _Proof = None
+        verdict: Verdict,
+        moves: tuple[Move, ...] | None,
+        proof: _Proof = None,
+        test_states: int | None = None,
     ) -> SolveResult:
         if moves is not None:
             replay(position, moves)
@@ -231,7 +237,7 @@ def solve(
         columns = proof[1] if proof is not None and proof[0] == "columns" else None
         ranks = proof[1] if proof is not None and proof[0] == "ranks" else None
         seconds = time.perf_counter() - started
-        return SolveResult(verdict, moves, used, seconds, best, columns, ranks)
+        return SolveResult(verdict, moves, used, seconds, best, columns, ranks, test_states)
 
     def relaxed_proof() -> _Proof:
         # The column test, then the rank projection, each within a share of
@@ -270,7 +276,7 @@ def solve(
             native=native,
         )  # fmt: skip
         used, best = frontier.nodes, frontier.best
-        return finish(frontier.verdict, None)
+        return finish(frontier.verdict, None, test_states=frontier.test_states)
     if probing:
         # Late in the deal a small search often decides at once: try it
         # before spending budget on the probes.
