@@ -16,7 +16,9 @@ from intrigue.position import Position
 from intrigue.solver import solve
 from intrigue.solver.relaxation import (
     NATIVE,
+    TOGETHER,
     RelaxedGame,
+    _clears,
     as_types,
     blocked_column,
     column_test,
@@ -232,3 +234,26 @@ def test_faerie_queen_is_not_covered() -> None:
     # Building down lets a column's card leave onto any card one rank higher.
     position = Position.from_order("faerie-queen", ids("KS 2C AC 3C"), "manual")
     assert blocked_column(position) is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(UNBUILT),
+    st.integers(1, 10_000),
+    st.lists(st.integers(0, 50), max_size=30),
+    st.sampled_from((500, 5_000, 50_000)),
+)
+def test_a_test_spending_under_half_its_states_cleared_every_game(
+    game: str, deal: int, picks: list[int], max_states: int
+) -> None:
+    """column_test's promise, which the frontier proof's second tries rest on:
+    a test that spends less than half its states leaves no relaxed game
+    undecided, so more states cannot change its answer."""
+    position = random_position(game, deal, "manual", picks)
+    args = as_types(position)
+    proof, spent = column_test(*args, max_states=max_states)
+    event(f"blocked: {proof is not None}, under half: {spent < max_states // 2}")
+    if proof is None and spent < max_states // 2:
+        for numbers, relaxed in relaxed_games(*args, together=TOGETHER):
+            cleared, _ = _clears(relaxed, max_states, None, True)
+            assert cleared is True, f"columns {numbers} undecided in a test that spent {spent}"
