@@ -33,3 +33,39 @@ def test_mypy_is_strict_on_the_package_and_pytest_strict():
     assert "--strict-markers" in pytest_opts["addopts"] and pytest_opts["filterwarnings"] == [
         "error"
     ]
+
+
+GAMES = ("Intrigue", "Laggard Lady", "Glencoe", "Salic Law", "Faerie Queen")
+
+
+def published(mode: str) -> dict[str, str]:
+    """Each game's headline figure in docs/winrates.md's table for ``mode``: the
+    exact rate (auto), or the bounds written "low – high" (manual)."""
+    column = 6 if mode == "auto" else 7
+    figures = {}
+    for line in (ROOT / "docs" / "winrates.md").read_text().splitlines():
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        if len(cells) > column and cells[0] in GAMES and cells[1] == mode:
+            figures[cells[0]] = re.findall(r"\*\*(.+?)\*\*", cells[column])[0]
+    assert sorted(figures) == sorted(GAMES), f"rows of {mode} mode in docs/winrates.md"
+    return figures
+
+
+def test_readme_win_rates_are_the_published_ones():
+    """The README repeats some of docs/winrates.md's figures; they must not drift."""
+    text = (ROOT / "README.md").read_text()
+    section = text.split("## What the numbers say", 1)[1].split("\n## ", 1)[0]
+    section = " ".join(section.split())
+    auto, manual = section.split("in `manual` mode", 1)
+    names = "|".join(GAMES)
+    quoted_auto = dict(re.findall(rf"({names})(?: wins)? (\d+\.\d+%)", auto))
+    quoted_manual = {
+        name: f"{low} – {high}"
+        for name, low, high in re.findall(
+            rf"({names})(?: wins)? between (\d+\.\d+%) and (\d+\.\d+%)", manual
+        )
+    }
+    assert quoted_auto and quoted_manual, "no figures found in the README"
+    rates, bounds = published("auto"), published("manual")
+    assert quoted_auto == {name: rates[name] for name in quoted_auto}
+    assert quoted_manual == {name: bounds[name] for name in quoted_manual}

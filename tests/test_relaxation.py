@@ -15,10 +15,7 @@ from intrigue.cards import RANK_OF, SUIT_OF
 from intrigue.position import Position
 from intrigue.solver import solve
 from intrigue.solver.relaxation import (
-    NATIVE,
     TOGETHER,
-    RelaxedGame,
-    _clears,
     as_types,
     blocked_column,
     column_test,
@@ -96,7 +93,7 @@ def test_two_columns_can_be_blocked_where_neither_is_alone() -> None:
     position = Position.from_order("intrigue", ids("QD 5H 3H 5S 2S QH 7C 4H 8S 6S 6H"), "manual")
     games = list(relaxed_games(*as_types(position), together=2))
     assert [numbers for numbers, _ in games] == [(2,), (1,), (1, 2)]
-    assert [game.clears(10**6, None)[0] for _, game in games] == [True, True, False]
+    assert [game.clears(10**6, native=False)[0] for _, game in games] == [True, True, False]
     assert blocked_column(position) == (1, 2)
     assert brute_force(position) == "lost"
     assert solve(position).verdict == "lost"
@@ -113,7 +110,7 @@ def test_glencoe_opens_piles_by_suit() -> None:
         ((2,), False),
         ((2,), True),
     ]
-    assert [game.clears(10**5, None)[0] for _, game in games] == [True, False]
+    assert [game.clears(10**5, native=False)[0] for _, game in games] == [True, False]
     assert blocked_column(position) == (2,)
     assert brute_force(position) == "lost"
     twin = Position.from_order("laggard-lady", ids("QH QH 6S 7H"), "manual")
@@ -128,7 +125,7 @@ def test_salic_law_keeps_columns_together() -> None:
     # but the two columns' three Aces need three piles, and two Kings open two.
     position = Position.from_order("salic-law", ids("KD AC KC AD AC"), "manual")
     games = dict(relaxed_games(*as_types(position), together=2))
-    assert [game.clears(10**6, None)[0] for game in games.values()] == [True, True, False]
+    assert [game.clears(10**6, native=False)[0] for game in games.values()] == [True, True, False]
     assert blocked_column(position) == (1, 2)
     assert brute_force(position) == "lost"
     assert solve(position).verdict == "lost"
@@ -141,7 +138,7 @@ def test_salic_law_moves_a_card_onto_an_emptied_chosen_column() -> None:
     position = Position.from_order("salic-law", ids("KD 2H 3H KC AC"), "manual")
     pair = dict(relaxed_games(*as_types(position), together=2))[(1, 2)]
     assert pair.after_limits[1] == 0 and all(places == 0 for _, places in pair.deal_limits)
-    assert pair.clears(10**6, None)[0] is True
+    assert pair.clears(10**6, native=False)[0] is True
     assert blocked_column(position) is None
     assert brute_force(position) == "won"
 
@@ -151,7 +148,9 @@ def test_salic_law_columns_kept_together_on_a_real_deal() -> None:
     # column and pair clears, columns 1, 2 and 3 (6, 29 and 37 cards) do not.
     position = Position.start("salic-law", 2268, "manual")
     games = dict(relaxed_games(*as_types(position), together=3))
-    assert all(games[numbers].clears(10**5, None)[0] for numbers in games if len(numbers) < 3)
+    assert all(
+        games[numbers].clears(10**5, native=False)[0] for numbers in games if len(numbers) < 3
+    )
     assert blocked_column(position) == (1, 2, 3)
 
 
@@ -160,16 +159,8 @@ def test_four_columns_kept_together_on_a_real_deal() -> None:
     # clears, and columns 1, 2, 4 and 5 together do not.
     position = Position.start("salic-law", 3820, "manual")
     games = dict(relaxed_games(*as_types(position), together=4))
-    assert all(_relaxed_clears(game, 10**6) for numbers, game in games.items() if len(numbers) < 4)
+    assert all(game.clears(10**6)[0] for numbers, game in games.items() if len(numbers) < 4)
     assert blocked_column(position, max_states=3_000_000) == (1, 2, 4, 5)
-
-
-def _relaxed_clears(game: RelaxedGame, states: int) -> bool | None:
-    if NATIVE:
-        from intrigue.solver import _relaxed
-
-        return _relaxed.clears(game, states, None)[0]
-    return game.clears(states, None)[0]
 
 
 def _blocked_and_truth(game: str, cards: str) -> tuple[tuple[int, ...] | None, str]:
@@ -255,5 +246,5 @@ def test_a_test_spending_under_half_its_states_cleared_every_game(
     event(f"blocked: {proof is not None}, under half: {spent < max_states // 2}")
     if proof is None and spent < max_states // 2:
         for numbers, relaxed in relaxed_games(*args, together=TOGETHER):
-            cleared, _ = _clears(relaxed, max_states, None, True)
+            cleared, _ = relaxed.clears(max_states)
             assert cleared is True, f"columns {numbers} undecided in a test that spent {spent}"

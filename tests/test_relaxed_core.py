@@ -27,7 +27,9 @@ def both(
 
     out = []
     for numbers, game in relaxed_games(*as_types(position), together=together):
-        out.append((numbers, game.clears(budget, None), _relaxed.clears(game, budget, None)))
+        out.append(
+            (numbers, game.clears(budget, native=False), _relaxed.clears(game, budget, None))
+        )
     return out
 
 
@@ -69,11 +71,13 @@ def test_compiled_relaxed_game_of_a_pair_on_a_real_deal() -> None:
     games = dict(relaxed_games(*as_types(Position.start("intrigue", 6724, "manual")), together=2))
     for numbers, states in (((4, 5), 107_733), ((1, 4), 33_023)):
         game = games[numbers]
-        assert game.clears(10**6, None) == _relaxed.clears(game, 10**6, None) == (True, states)
+        assert (
+            game.clears(10**6, native=False) == _relaxed.clears(game, 10**6, None) == (True, states)
+        )
     # Salic Law 2268's columns 2 and 3, which take cards from each other.
     games = dict(relaxed_games(*as_types(Position.start("salic-law", 2268, "manual")), together=2))
     game = games[(2, 3)]
-    assert game.clears(10**6, None) == _relaxed.clears(game, 10**6, None) == (True, 3367)
+    assert game.clears(10**6, native=False) == _relaxed.clears(game, 10**6, None) == (True, 3367)
 
 
 @needs_relaxed

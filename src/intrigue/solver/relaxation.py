@@ -167,7 +167,7 @@ def column_test(
         if left <= max_states // 2:
             undecided.append((numbers, relaxed))
             continue
-        cleared, used = _clears(relaxed, min(glance, left), deadline, native)
+        cleared, used = relaxed.clears(min(glance, left), deadline, native)
         left -= used
         if cleared is False:
             return numbers, max_states - left
@@ -184,19 +184,11 @@ def column_test(
             # Every line by suit is a line by the count rule, so the count
             # rule's game cannot be blocked where the one by suit cleared.
             continue
-        cleared, used = _clears(relaxed, max(1, min(left, max_states // 2)), deadline, native)
+        cleared, used = relaxed.clears(max(1, min(left, max_states // 2)), deadline, native)
         left -= used
         if cleared is False:
             return numbers, max_states - left
     return None, max_states - left
-
-
-def _clears(
-    relaxed: RelaxedGame, budget: int, deadline: float | None, native: bool
-) -> tuple[bool | None, int]:
-    if native and NATIVE:
-        return _relaxed.clears(relaxed, budget, deadline)
-    return relaxed.clears(budget, deadline)
 
 
 def relaxed_games(
@@ -445,8 +437,15 @@ class RelaxedGame:
             return on[rank] < self.slots[rank] and on[card] < by_suit[self.suit_of[card]]
         return on[rank] < min(opened, self.slots[rank])
 
-    def clears(self, max_states: int, deadline: float | None) -> tuple[bool | None, int]:
-        """(whether the columns' cards can all go up, states visited); None if cut short."""
+    def clears(
+        self, max_states: int, deadline: float | None = None, native: bool = True
+    ) -> tuple[bool | None, int]:
+        """(whether the columns' cards can all go up, states visited); None if
+        ``max_states`` or ``deadline`` cut it short.  The compiled game
+        (``_relaxed.c``) plays it where it is built, unless ``native`` is
+        False: this method is its specification, state for state."""
+        if native and NATIVE:
+            return _relaxed.clears(self, max_states, deadline)
         deal, n = self.deal, len(self.deal)
         up = self._up
         ranks = self.rank_of
