@@ -16,6 +16,7 @@ from intrigue.solver import replay, solve
 from intrigue.solver.dfs import NATIVE, Verdict, python_search, search
 from intrigue.solver.rollouts import (
     ALPHA,
+    END_NODES,
     ITERATIONS,
     LEVEL,
     Rollouts,
@@ -168,13 +169,20 @@ def test_rollouts_compiled_and_python_agree(position: Position, budget: int) -> 
     st.booleans(),
     st.sampled_from([(LEVEL, ITERATIONS), (1, 3), (2, 5), (4, 2)]),
     st.integers(0, 2**40),
+    st.sampled_from([END_NODES, 1, 40, 5_000]),
 )
 def test_compiled_rollouts_draw_what_the_python_ones_draw(
-    position: Position, budget: int, safe_moves: bool, nesting: tuple[int, int], seed: int
+    position: Position,
+    budget: int,
+    safe_moves: bool,
+    nesting: tuple[int, int],
+    seed: int,
+    end_nodes: int,
 ) -> None:
     """``_core.rollouts`` plays the Python runs draw for draw: the same line, the
     same positions spent and cards up, the same progress reports, and the
-    generator left in the same state, run after run."""
+    generator left in the same state, run after run, whatever the end searches'
+    size."""
     level, iterations = nesting
     reports: dict[bool, list[int]] = {True: [], False: []}
     both = {
@@ -186,6 +194,7 @@ def test_compiled_rollouts_draw_what_the_python_ones_draw(
             level=level,
             iterations=iterations,
             seed=seed,
+            end_nodes=end_nodes,
         )
         for compiled in (True, False)
     }
@@ -300,3 +309,9 @@ def test_a_rollout_moves_a_card_between_columns_once_between_deals() -> None:
                 moved.clear()
             play_tracked(state, origins, code)
     assert parks > 0  # the rollouts do park
+
+
+def test_end_nodes_must_be_positive() -> None:
+    position = Position.start("intrigue", 222, "manual")
+    with pytest.raises(ValueError, match="end_nodes must be positive, not 0"):
+        runs(position, end_nodes=0)

@@ -13,7 +13,7 @@ from intrigue.cli import main
 from intrigue.errors import DealModeError, DealNumberError, IntrigueError
 from intrigue.progress import ProgressBar, SearchProgress
 from intrigue.solver.frontier import MAX_TEST_STATES
-from intrigue.solver.rollouts import SEED
+from intrigue.solver.rollouts import END_NODES, SEED
 from intrigue.stats import parse_range, percentile, run_stats, solve_deal, summarise, wilson
 
 
@@ -65,13 +65,13 @@ def test_column_test_losses_are_counted_but_their_best_is_not() -> None:
 
 
 def test_a_deal_record_names_its_blocked_column() -> None:
-    record = solve_deal(("salic-law", 7228, "manual", 1_000_000, "full", SEED))
+    record = solve_deal(("salic-law", 7228, "manual", 1_000_000, "full", SEED, END_NODES))
     assert (record["verdict"], record["blocked"]) == ("lost", [1])
-    assert "blocked" not in solve_deal(("intrigue", 4, "auto", 1_000_000, "full", SEED))
+    assert "blocked" not in solve_deal(("intrigue", 4, "auto", 1_000_000, "full", SEED, END_NODES))
 
 
 def test_a_deal_record_names_its_blocked_ranks() -> None:
-    record = solve_deal(("intrigue", 6812, "manual", 2_000_000, "full", SEED))
+    record = solve_deal(("intrigue", 6812, "manual", 2_000_000, "full", SEED, END_NODES))
     assert (record["verdict"], record["blocked_ranks"]) == ("lost", [5, 4, 3, 2, 1, 13])
     assert "blocked" not in record
     # Its best is a lower bound: summarise leaves it out of lost_best_mean.
@@ -218,12 +218,53 @@ def test_rollouts_only_win_or_stay_unknown_and_are_retried_by_other_searches(
 def test_a_win_of_the_rollouts_alone_records_its_seed(tmp_path: Path) -> None:
     """Intrigue 222 (manual): the rollouts alone win it with seed 2 in 5 076
     positions, and with the default seed in 2 391 (docs/solver.md)."""
-    record = solve_deal(("intrigue", 222, "manual", 100_000, "rollouts", 2))
+    record = solve_deal(("intrigue", 222, "manual", 100_000, "rollouts", 2, END_NODES))
     assert (record["verdict"], record["nodes"], record["search"], record["seed"]) == (
         "won", 5_076, "rollouts", 2,
     )  # fmt: skip
-    default = solve_deal(("intrigue", 222, "manual", 100_000, "rollouts", SEED))
-    assert (default["nodes"], "seed" in default) == (2_391, False)
+    default = solve_deal(("intrigue", 222, "manual", 100_000, "rollouts", SEED, END_NODES))
+    assert (default["nodes"], "seed" in default, "end_nodes" in default) == (2_391, False, False)
+
+
+def test_larger_end_searches_win_salic_law_5001_and_are_recorded(tmp_path: Path) -> None:
+    """Salic Law 5001 (manual) stayed unknown under every search and fifteen seeds
+    of the rollouts at 300 000 000 positions; with end searches of 5 000
+    positions, seed 1515 wins it in 4 443 881 (docs/winrates.md).  The record
+    says so, the same seed with the default end searches does not win it in as
+    many positions (5 000 000), and another --end-nodes tries a stored unknown again."""
+    out = tmp_path / "s.jsonl"
+    kwargs: dict[str, Any] = {"mode": "manual", "jobs": 1, "out": out, "search": "rollouts"}
+    short = run_stats("salic-law", 5001, 5001, max_nodes=5_000_000, seed=1515, **kwargs)
+    assert (short["unknown"], short["end_nodes"]) == (1, END_NODES)
+    assert (
+        run_stats("salic-law", 5001, 5001, max_nodes=5_000_000, seed=1515, **kwargs)["resumed"] == 1
+    )
+    won = run_stats(
+        "salic-law", 5001, 5001, max_nodes=5_000_000, seed=1515, end_nodes=5_000, **kwargs
+    )
+    assert (won["resumed"], won["won"], won["end_nodes"]) == (0, 1, 5_000)
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [(r["verdict"], r.get("end_nodes")) for r in records] == [
+        ("unknown", None),
+        ("won", 5_000),
+    ]
+    assert (records[1]["nodes"], records[1]["seed"]) == (4_443_881, 1515)
+
+
+def test_end_nodes_is_only_for_the_searches_that_play_rollouts(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["stats", "--game", "glencoe", "--mode", "manual", "--deals", "915", "--end-nodes"]
+    for extra, message in (
+        (["5000", "--no-probes"], "--no-probes plays no rollouts"),
+        (["5000", "--frontier-only"], "--frontier-only plays no rollouts"),
+        (["0"], "bad --end-nodes '0': expected a whole number >= 1"),
+        (["x", "--rollouts-only"], "bad --end-nodes 'x'"),
+    ):
+        assert main([*argv, *extra]) == 2
+        assert message in capsys.readouterr().err
+    with pytest.raises(ValueError, match="not the exhaustive search"):
+        run_stats("glencoe", 915, 915, mode="manual", search="exhaustive", end_nodes=5_000)
 
 
 def test_cli_stats_says_the_rollouts_never_prove_a_loss(

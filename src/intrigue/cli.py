@@ -24,8 +24,8 @@ from intrigue.notation import parse_moves
 from intrigue.position import DEAL_MODES
 from intrigue.progress import ProgressBar, SearchProgress
 from intrigue.solver import DEFAULT_MAX_NODES, solve
-from intrigue.solver.rollouts import SEED
-from intrigue.stats import parse_range, run_stats
+from intrigue.solver.rollouts import END_NODES, SEED
+from intrigue.stats import SEEDED, Search, parse_range, run_stats
 from intrigue.variants import GAME_IDS, find_variant
 
 EXIT_OK = 0
@@ -215,6 +215,23 @@ def print_solve(data: dict[str, Any]) -> str:
 def cmd_stats(args: argparse.Namespace) -> dict[str, Any]:
     first, last = parse_range(args.deals)
     jobs = positive_int(args.jobs, "--jobs") if args.jobs is not None else None
+    search: Search = (
+        "exhaustive"
+        if args.no_probes
+        else "rollouts"
+        if args.rollouts_only
+        else "frontier"
+        if args.frontier_only
+        else "full"
+    )
+    end_nodes = END_NODES
+    if args.end_nodes is not None:
+        end_nodes = positive_int(args.end_nodes, "--end-nodes")
+        if search not in SEEDED:
+            flag = "--no-probes" if args.no_probes else "--frontier-only"
+            raise UsageError(
+                f"--end-nodes sizes the rollouts' end searches; {flag} plays no rollouts"
+            )
     return run_stats(
         args.game,
         first,
@@ -225,16 +242,9 @@ def cmd_stats(args: argparse.Namespace) -> dict[str, Any]:
         max_nodes=positive_int(args.max_nodes, "--max-nodes"),
         scheduler=args.scheduler,
         progress=ProgressBar(sys.stderr),
-        search=(
-            "exhaustive"
-            if args.no_probes
-            else "rollouts"
-            if args.rollouts_only
-            else "frontier"
-            if args.frontier_only
-            else "full"
-        ),
+        search=search,
         seed=positive_int(args.seed, "--seed"),
+        end_nodes=end_nodes,
     )
 
 
@@ -358,6 +368,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--seed",
         default=str(SEED),
         help=f"seed of the rollouts' generator; another seed plays other lines (default {SEED})",
+    )
+    p.add_argument(
+        "--end-nodes",
+        default=None,
+        help="positions the exact search may spend to finish each rollout once the pack "
+        f"is dealt (default {END_NODES}); more plays fewer, better-judged rollouts",
     )
     p.add_argument(
         "--scheduler",

@@ -31,7 +31,7 @@ from intrigue.deals import MAX_DEAL
 from intrigue.errors import DealModeError, DealNumberError, UnknownVariantError
 from intrigue.position import Position, parse_mode
 from intrigue.solver import DEFAULT_MAX_NODES, solve
-from intrigue.solver.rollouts import SEED
+from intrigue.solver.rollouts import END_NODES, SEED
 from intrigue.variants import find_variant
 
 Record = dict[str, Any]
@@ -43,8 +43,8 @@ losses and never finds a win)."""
 SEARCHES: tuple[Search, ...] = get_args(Search)
 SEEDED: tuple[Search, ...] = ("full", "rollouts")
 """The searches that play the rollouts, whose generator ``seed`` seeds."""
-Task = tuple[str, int, str, int | None, Search, int]
-"""(game, deal, mode, max_nodes, search, seed): one deal to solve."""
+Task = tuple[str, int, str, int | None, Search, int, int]
+"""(game, deal, mode, max_nodes, search, seed, end_nodes): one deal to solve."""
 Progress = Callable[[int, int, dict[str, int]], None]
 """``progress(done, total, counts)``; ``counts`` maps verdicts to deals so far."""
 
@@ -105,16 +105,16 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def solve_deal(task: Task) -> Record:
-    """Solve one deal: ``task`` is (game, deal, mode, max_nodes, search, seed).
-    The per-deal JSON record says how it was searched where that is not
-    ``solve``'s whole plan with its own seed: ``"probes": false`` for the
+    """Solve one deal: ``task`` is (game, deal, mode, max_nodes, search, seed,
+    end_nodes).  The per-deal JSON record says how it was searched where that
+    is not ``solve``'s whole plan with its own seed: ``"probes": false`` for the
     exhaustive search alone, ``"search": "rollouts"`` for the rollouts alone,
-    ``"search": "frontier"`` for the frontier proof alone,
-    and ``"seed"`` for another seed of the rollouts.
+    ``"search": "frontier"`` for the frontier proof alone, ``"seed"`` for
+    another seed of the rollouts and ``"end_nodes"`` for other end searches.
 
     Top-level and picklable, so that worker processes and Dask can run it.
     """
-    game, deal, mode, max_nodes, search, seed = task
+    game, deal, mode, max_nodes, search, seed, end_nodes = task
     result = solve(
         Position.start(game, deal, mode),
         max_nodes=max_nodes,
@@ -122,6 +122,7 @@ def solve_deal(task: Task) -> Record:
         rollouts_only=search == "rollouts",
         frontier_only=search == "frontier",
         seed=seed,
+        rollout_end_nodes=end_nodes,
     )
     record: Record = {
         "game": game,
@@ -144,6 +145,8 @@ def solve_deal(task: Task) -> Record:
         record["test_states"] = result.test_states
     if search in SEEDED and seed != SEED:
         record["seed"] = seed
+    if search in SEEDED and end_nodes != END_NODES:
+        record["end_nodes"] = end_nodes
     if result.blocked is not None:
         record["blocked"] = list(result.blocked)  # then "best" is only a lower bound
     if result.blocked_ranks is not None:
@@ -176,18 +179,26 @@ def load_records(path: Path, game: str, mode: str) -> dict[int, Record]:
     return done
 
 
-def _searched(record: Record) -> tuple[Search, int | None]:
-    """How a record's deal was searched, and with which seed of the rollouts."""
+def _searched(record: Record) -> tuple[Search, int | None, int | None]:
+    """How a record's deal was searched, and with which seed and end searches
+    of the rollouts."""
     if record.get("probes") is False:
-        return "exhaustive", None
+        return "exhaustive", None, None
     if record.get("search") == "frontier":
-        return "frontier", None
+        return "frontier", None, None
     search: Search = "rollouts" if record.get("search") == "rollouts" else "full"
     seed = record.get("seed", SEED)
-    return search, seed if isinstance(seed, int) else None
+    end_nodes = record.get("end_nodes", END_NODES)
+    return (
+        search,
+        seed if isinstance(seed, int) else None,
+        end_nodes if isinstance(end_nodes, int) else None,
+    )
 
 
-def _retry(record: Record, max_nodes: int | None, search: Search, seed: int) -> bool:
+def _retry(
+    record: Record, max_nodes: int | None, search: Search, seed: int, end_nodes: int
+) -> bool:
     """Whether a stored "unknown" is worth this run's try: it was cut short by
     a smaller node limit than ``max_nodes``, or searched another way.
 
@@ -197,7 +208,7 @@ def _retry(record: Record, max_nodes: int | None, search: Search, seed: int) -> 
     if record["verdict"] != "unknown":
         return False
     before = _searched(record)
-    now = (search, seed if search in SEEDED else None)
+    now = (search, *((seed, end_nodes) if search in SEEDED else (None, None)))
     if before != now and not (search == "exhaustive" and before[0] == "full"):
         return True
     old = record.get("max_nodes")
@@ -261,6 +272,7 @@ def run_stats(
     progress: Progress | None = None,
     search: Search = "full",
     seed: int = SEED,
+    end_nodes: int = END_NODES,
 ) -> dict[str, Any]:
     """Solve deals ``first..last`` of ``game`` and summarise (see :func:`summarise`).
 
@@ -271,7 +283,8 @@ def run_stats(
     search (which is what proves a deal lost) and none to the probes (which
     find the hard wins); ``search="rollouts"`` gives it all to the rollouts over
     the deal, whose generator ``seed`` seeds: a run with another seed plays
-    other lines; ``search="frontier"`` gives it all to the frontier proof
+    other lines (``end_nodes``: the positions each rollout's end search may
+    expand, for the searches that play rollouts); ``search="frontier"`` gives it all to the frontier proof
     (:mod:`intrigue.solver.frontier`), which proves losses the exhaustive
     search cannot reach and never finds a win.
 
@@ -283,6 +296,12 @@ def run_stats(
     deal_mode = parse_mode(mode)
     if search not in SEARCHES:
         raise ValueError(f"bad search {search!r}: expected one of {', '.join(SEARCHES)}")
+    if end_nodes < 1:
+        raise ValueError(f"bad end_nodes {end_nodes}: expected a positive number of positions")
+    if end_nodes != END_NODES and search not in SEEDED:
+        raise ValueError(
+            f"end_nodes is for the searches that play the rollouts, not the {search} search"
+        )
     if search != "full" and deal_mode != "manual":
         raise DealModeError(
             f"the {search} search alone is for manual mode: an auto deal has no "
@@ -304,9 +323,9 @@ def run_stats(
         _cut_partial_line(path)
         # An "unknown" found under a smaller limit (or searched another way)
         # is worth another try now.
-        done = {d: r for d, r in done.items() if not _retry(r, max_nodes, search, seed)}
+        done = {d: r for d, r in done.items() if not _retry(r, max_nodes, search, seed, end_nodes)}
     tasks: list[Task] = [
-        (variant.id, deal, deal_mode, max_nodes, search, seed)
+        (variant.id, deal, deal_mode, max_nodes, search, seed, end_nodes)
         for deal in range(first, last + 1)
         if deal not in done
     ]
@@ -346,6 +365,7 @@ def run_stats(
         probes=search != "exhaustive",
         search=search,
         seed=seed,
+        end_nodes=end_nodes,
         resumed=len(done),
         wall_seconds=round(time.perf_counter() - started, 3),
     )

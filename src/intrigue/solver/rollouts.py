@@ -57,7 +57,11 @@ LEVEL = 3
 ITERATIONS = 12
 """Runs of level ``n - 1`` within one of level ``n``."""
 END_NODES = 500
-"""Positions the exact search may use to finish one rollout once the pack is dealt."""
+"""Positions the exact search may use to finish one rollout once the pack is
+dealt (the default of ``end_nodes``): enough for the games without building,
+where a rollout's end position is refuted within a few hundred positions; a
+Salic Law end position, with its parking moves, can need more (docs/solver.md,
+"Larger end searches")."""
 SEND_BIAS = 2.0
 """Starting weight of sending a card up, against 0 for a deal or a parking
 move: an empty policy sends a card up seven times in eight, near the auto deal."""
@@ -71,8 +75,8 @@ _SEND, _DEAL, _PARK = 0, 1, 2
 
 class Rollouts:
     """Runs of nested rollout policy adaptation from one manual ``position``
-    (``level``, ``iterations`` and ``seed`` as the module's constants, which
-    ``solve`` uses; the benchmark varies them).  ``compiled``: play the runs in
+    (``level``, ``iterations``, ``seed`` and ``end_nodes`` as the module's
+    constants, which ``solve`` uses by default; the benchmark varies them).  ``compiled``: play the runs in
     ``_core.rollouts`` where it is built (its end searches are then the compiled
     search, whatever ``search`` is); the same draws, positions and lines.
 
@@ -93,9 +97,13 @@ class Rollouts:
         level: int = LEVEL,
         iterations: int = ITERATIONS,
         seed: int = SEED,
+        end_nodes: int = END_NODES,
         compiled: bool = True,
     ) -> None:
+        if end_nodes < 1:
+            raise ValueError(f"end_nodes must be positive, not {end_nodes}")
         self.compiled = compiled and NATIVE
+        self.end_nodes = end_nodes
         self.level = level
         self.iterations = iterations
         self.state = SearchState(position, tables, **options)
@@ -141,7 +149,7 @@ class Rollouts:
             self.best,
             self.level,
             self.iterations,
-            END_NODES,
+            self.end_nodes,
             self.max_moves,
             self.longest,
             SEND_BIAS,
@@ -166,7 +174,7 @@ class Rollouts:
 
     def _rollout(self, policy: dict[int, float]) -> tuple[int, list[_Choice]]:
         deadline = self.deadline
-        if self.used + END_NODES + self.longest > self.cap or (
+        if self.used + self.end_nodes + self.longest > self.cap or (
             deadline is not None and time.monotonic() >= deadline
         ):
             raise _Spent
@@ -204,7 +212,7 @@ class Rollouts:
                 moved.clear()
             play_tracked(state, origins, code)
             played += 1
-        verdict, nodes, best = self.search(state, END_NODES, deadline, None, safe_moves)
+        verdict, nodes, best = self.search(state, self.end_nodes, deadline, None, safe_moves)
         self.used += played + nodes
         self.best = max(self.best, best)
         if self.on_progress is not None:

@@ -44,6 +44,7 @@ from intrigue.solver.frontier import frontier_proof
 from intrigue.solver.narrower import solve_narrower
 from intrigue.solver.projection import PROJECTION_SHARE, PROJECTION_STATES, blocked_ranks
 from intrigue.solver.relaxation import COLUMN_TEST_SHARE, COLUMN_TEST_STATES, blocked_column
+from intrigue.solver.rollouts import END_NODES as ROLLOUT_END_NODES
 from intrigue.solver.rollouts import SEED, Rollouts
 from intrigue.solver.rules import Tables, tables_for
 from intrigue.solver.state import (
@@ -172,6 +173,7 @@ def solve(
     rollouts_only: bool = False,
     frontier_only: bool = False,
     seed: int = SEED,
+    rollout_end_nodes: int = ROLLOUT_END_NODES,
     native: bool = True,
 ) -> SolveResult:
     """Decide whether ``position`` can be won, and how.
@@ -187,7 +189,8 @@ def solve(
     :mod:`intrigue.solver.projection` where the search alone has not decided (for
     tests; each is proved safe in ``docs/solver.md``).  ``rollouts_only``
     gives the whole limit of a manual position still dealing to the rollouts (then
-    "won" or "unknown"), whose generator ``seed`` seeds; ``frontier_only`` gives it to
+    "won" or "unknown"), whose generator ``seed`` seeds and whose end searches may
+    each expand ``rollout_end_nodes`` positions; ``frontier_only`` gives it to
     the frontier proof (:mod:`intrigue.solver.frontier`; then "lost" or "unknown").
     ``native=False`` runs the pure-Python search and column test even where the
     compiled ones are built (the same positions and states).  "lost" is returned only after an exhaustive search
@@ -260,7 +263,8 @@ def solve(
         # Rollouts over the deal (rollouts.py) within ``budget``: a winning line or None.
         nonlocal used, best
         runs = Rollouts(position, tables, search, options, safe_moves, deadline,
-                        progress_from(used), seed=seed, compiled=native)  # fmt: skip
+                        progress_from(used), seed=seed, end_nodes=rollout_end_nodes,
+                        compiled=native)  # fmt: skip
         ops = runs.run(ROLLOUT_SHARE_UNLIMITED if budget is None else max(1, budget))
         used += runs.used
         best = max(best, runs.best)
