@@ -4,6 +4,7 @@
     python benchmarks/bench_rollouts.py --level 2 --iterations 40
     python benchmarks/bench_rollouts.py --deals salic-law:6146 intrigue:5881 --budget 1e6
     python benchmarks/bench_rollouts.py --python   # the runs played in Python, not _core
+    python benchmarks/bench_rollouts.py --end-nodes 5000   # larger end searches
 
 Runs the rollouts alone (no other probe, no final search) from the start of
 each manual deal, once per seed, with ``--budget`` positions, and prints one
@@ -43,10 +44,13 @@ def main() -> None:
     parser.add_argument("--level", type=int, default=LEVEL)
     parser.add_argument("--iterations", type=int, default=ITERATIONS)
     parser.add_argument("--budget", type=float, default=4e6, help="positions a run")
+    parser.add_argument(
+        "--end-nodes", type=int, default=END_NODES, help="positions of each end search"
+    )
     parser.add_argument("--python", action="store_true", help="play the runs in Python")
     args = parser.parse_args()
     print(
-        f"level {args.level} x {args.iterations}, end search {END_NODES}, budget {args.budget:.0f}"
+        f"level {args.level} x {args.iterations}, end search {args.end_nodes}, budget {args.budget:.0f}"
         f", {'Python' if args.python else 'compiled'} runs"
     )
     won = used = runs = 0
@@ -57,7 +61,8 @@ def main() -> None:
             position = Position.start(game, int(deal), "manual")
             rollouts = Rollouts(
                 position, tables_for(position.variant), search, OPTIONS, True, None, None,
-                level=args.level, iterations=args.iterations, seed=seed, compiled=not args.python,
+                level=args.level, iterations=args.iterations, seed=seed,
+                end_nodes=args.end_nodes, compiled=not args.python,
             )  # fmt: skip
             t = time.perf_counter()
             ops = rollouts.run(int(args.budget))
