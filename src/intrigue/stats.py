@@ -42,7 +42,8 @@ hard wins and never prove a loss), or only the frontier proof (which proves
 losses and never finds a win)."""
 SEARCHES: tuple[Search, ...] = get_args(Search)
 SEEDED: tuple[Search, ...] = ("full", "rollouts")
-"""The searches that play the rollouts, whose generator ``seed`` seeds."""
+"""The searches that play the rollouts, whose generator ``seed`` seeds and
+whose end searches ``end_nodes`` sizes."""
 Task = tuple[str, int, str, int | None, Search, int, int]
 """(game, deal, mode, max_nodes, search, seed, end_nodes): one deal to solve."""
 Progress = Callable[[int, int, dict[str, int]], None]
