@@ -58,10 +58,10 @@ ITERATIONS = 12
 """Runs of level ``n - 1`` within one of level ``n``."""
 END_NODES = 500
 """Positions the exact search may use to finish one rollout once the pack is
-dealt (the default of ``end_nodes``): enough for the games without building,
-where a rollout's end position is refuted within a few hundred positions; a
-Salic Law end position, with its parking moves, can need more (docs/solver.md,
-"Larger end searches")."""
+dealt (the default of ``end_nodes``, which the published records and the hints
+use).  An end position that needs a long dig can need more before its score
+means anything: with 5 000 the rollouts won deals of four games that every seed
+had left at 500 (docs/solver.md, "Larger end searches")."""
 SEND_BIAS = 2.0
 """Starting weight of sending a card up, against 0 for a deal or a parking
 move: an empty policy sends a card up seven times in eight, near the auto deal."""
@@ -76,9 +76,10 @@ _SEND, _DEAL, _PARK = 0, 1, 2
 class Rollouts:
     """Runs of nested rollout policy adaptation from one manual ``position``
     (``level``, ``iterations``, ``seed`` and ``end_nodes`` as the module's
-    constants, which ``solve`` uses by default; the benchmark varies them).  ``compiled``: play the runs in
-    ``_core.rollouts`` where it is built (its end searches are then the compiled
-    search, whatever ``search`` is); the same draws, positions and lines.
+    constants, which ``solve`` uses by default; the benchmark varies them).
+    ``compiled``: play the runs in ``_core.rollouts`` where it is built (its end
+    searches are then the compiled search, whatever ``search`` is); the same
+    draws, positions and lines.
 
     ``used`` counts every move a rollout played and every position its end
     search expanded; ``best`` is the most cards up any rollout saw.
