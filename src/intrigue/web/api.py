@@ -110,13 +110,17 @@ class Lru(Generic[K, V]):
             self._data.popitem(last=False)
 
 
-def run_solver(position: Position, max_nodes: int, seconds: float) -> SolveOutcome:
-    """Call the solver (imported here, so the web app starts without it)."""
+def run_solver(position: Position, max_nodes: int, seconds: float, end_nodes: int) -> SolveOutcome:
+    """Call the solver (imported here, so the web app starts without it);
+    ``end_nodes`` sizes the end searches of its rollouts."""
     try:
         from intrigue.solver import solve
     except ImportError as e:  # pragma: no cover - the solver ships with the package
         raise SolverUnavailableError(f"the solver is not available: {e}") from None
-    result: SolveOutcome = solve(position, max_nodes=max_nodes, deadline=time.monotonic() + seconds)
+    deadline = time.monotonic() + seconds
+    result: SolveOutcome = solve(
+        position, max_nodes=max_nodes, deadline=deadline, rollout_end_nodes=end_nodes
+    )
     return result
 
 
@@ -133,7 +137,7 @@ class Api:
         self,
         settings: Settings,
         store: Store,
-        solver: Callable[[Position, int, float], SolveOutcome] = run_solver,
+        solver: Callable[[Position, int, float, int], SolveOutcome] = run_solver,
     ) -> None:
         self.settings = settings
         self.store = store
@@ -193,7 +197,8 @@ class Api:
         if self._limiter is None:
             self._limiter = anyio.CapacityLimiter(1)
         result = await anyio.to_thread.run_sync(
-            partial(self._solver, position, max_nodes, seconds), limiter=self._limiter
+            partial(self._solver, position, max_nodes, seconds, self.settings.rollout_end_nodes),
+            limiter=self._limiter,
         )
         if result.verdict != "unknown":
             self._verdicts.put(position, result)
