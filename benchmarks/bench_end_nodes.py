@@ -6,7 +6,8 @@
 
 The hints that need the rollouts over the deal are those from early in a hard
 manual deal.  This takes the starts of the manual deals that the published
-runs (docs/data) won with the default ``solve`` only after more than 1 000 000
+runs (docs/data) won with the default ``solve`` (every probe, the default seed
+and end searches; not the exhaustive search alone) only after more than 1 000 000
 positions (and at most 25 000 000), so every one is winnable, and solves each at
 ``--max-nodes`` (the card table's hint limit by default; no deadline, so the
 counts do not depend on the machine) once per end-search size.  It prints one
@@ -25,6 +26,8 @@ from pathlib import Path
 
 from intrigue.position import Position
 from intrigue.solver import solve
+from intrigue.solver.rollouts import END_NODES, SEED
+from intrigue.stats import searched
 from intrigue.variants import GAME_IDS
 from intrigue.web.settings import Settings
 
@@ -37,7 +40,7 @@ def hard_deals(game: str, low: int = 1_000_000, high: int = 25_000_000) -> list[
     with gzip.open(DATA / f"stats-{game}-manual.jsonl.gz", "rt", encoding="utf-8") as lines:
         for line in lines:
             record = json.loads(line)
-            default = "search" not in record  # the plain solve, every probe in turn
+            default = searched(record) == ("full", SEED, END_NODES)
             if record["verdict"] == "won" and default and low < record["nodes"] <= high:
                 deals.add(record["deal"])
     return sorted(deals)

@@ -180,7 +180,7 @@ def load_records(path: Path, game: str, mode: str) -> dict[int, Record]:
     return done
 
 
-def _searched(record: Record) -> tuple[Search, int | None, int | None]:
+def searched(record: Record) -> tuple[Search, int | None, int | None]:
     """How a record's deal was searched, and with which seed and end searches
     of the rollouts."""
     if record.get("probes") is False:
@@ -208,7 +208,7 @@ def _retry(
     """
     if record["verdict"] != "unknown":
         return False
-    before = _searched(record)
+    before = searched(record)
     now = (search, *((seed, end_nodes) if search in SEEDED else (None, None)))
     if before != now and not (search == "exhaustive" and before[0] == "full"):
         return True

@@ -47,8 +47,8 @@ class Settings:
     rollout_end_nodes: int = 5_000
     """Positions each end search of the rollouts over the deal may use in this
     app's solver calls, where the library's default (500) is what the
-    published win-rate runs used.  At ``hint_nodes``, from the start of 428
-    hard manual deals, 5 000 wins 360 and 500 wins 343, in 5% more time
+    published win-rate runs used.  At ``hint_nodes``, from the start of 422
+    hard manual deals, 5 000 wins 360 and 500 wins 343, in 4% more time
     (docs/solver.md, "Larger end searches"; ``benchmarks/bench_end_nodes.py``)."""
     autofinish_nodes: int = 50_000
     autofinish_seconds: float = 1.5
