@@ -14,6 +14,7 @@ from cardlists import ids
 from intrigue.game import Game
 from intrigue.position import Position
 from intrigue.solver import solve
+from intrigue.solver.rollouts import END_NODES
 from intrigue.web.api import _blocked_text
 from intrigue.web.app import create_app
 from intrigue.web.settings import Settings
@@ -340,7 +341,7 @@ def test_the_tables_verdicts_size_the_rollouts_end_searches_by_the_settings(
     # hint limit they win it with end searches of 5 000 positions (the table's
     # default), and not with the library's 500.  No deadline gets in the way.
     verdicts = []
-    for size in (500, Settings.rollout_end_nodes):
+    for size in (END_NODES, Settings.rollout_end_nodes):
         settings = Settings(
             db_path=tmp_path / f"{size}.sqlite3", hint_seconds=600.0, rollout_end_nodes=size
         )

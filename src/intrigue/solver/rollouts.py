@@ -58,10 +58,11 @@ ITERATIONS = 12
 """Runs of level ``n - 1`` within one of level ``n``."""
 END_NODES = 500
 """Positions the exact search may use to finish one rollout once the pack is
-dealt (the default of ``end_nodes``, which the published records and the hints
-use).  An end position that needs a long dig can need more before its score
-means anything: with 5 000 the rollouts won deals of four games that every seed
-had left at 500 (docs/solver.md, "Larger end searches")."""
+dealt (the default of ``end_nodes``, which the published records use; the card
+table's hints use 5 000, ``Settings.rollout_end_nodes``).  An end position that
+needs a long dig can need more before its score means anything: with 5 000 the
+rollouts won deals of four games that every seed had left at 500
+(docs/solver.md, "Larger end searches")."""
 SEND_BIAS = 2.0
 """Starting weight of sending a card up, against 0 for a deal or a parking
 move: an empty policy sends a card up seven times in eight, near the auto deal."""
