@@ -123,3 +123,35 @@ def test_solve_names_the_pile_kind_that_proves_a_loss(capsys):
     assert code == 0 and (data["blocked"], data["blocked_ranks"]) == (None, [5, 4, 3, 2, 1, 13])
     code, out, _ = run(capsys, *argv, "--max-nodes", "2000000")
     assert "lost -- the Five-piles can never all be completed" in out
+
+
+def test_an_unknown_says_which_limit_stopped_it(capsys, monkeypatch):
+    args = ("solve", "--game", "faerie-queen", "--deal", "6383", "--mode", "manual")
+    code, out, _ = run(capsys, *args, "--max-nodes", "2000")
+    assert code == 0 and "unknown -- the search stopped at its limit" in out
+    assert "try a larger --max-nodes" in out
+    code, out, _ = run(capsys, *args, "--max-nodes", "2000", "--json")
+    assert json.loads(out)["memory_full"] is False
+
+    import intrigue.cli
+    from intrigue.solver.dfs import OutOfMemory
+
+    def out_of_memory(*args, **kwargs):
+        raise OutOfMemory(1234, 20)
+
+    # The plain searches of solve run out of memory: still "unknown", and said so.
+    monkeypatch.setattr("intrigue.solver.search._search", out_of_memory)
+    code, out, err = run(capsys, *args, "--max-nodes", "2000")
+    assert code == 0 and err == ""
+    assert "unknown -- the search ran out of memory" in out
+    assert "a larger --max-nodes will not help on this machine" in out
+    code, out, _ = run(capsys, *args, "--max-nodes", "2000", "--json")
+    assert json.loads(out)["memory_full"] is True
+
+    def no_memory(*args, **kwargs):
+        raise MemoryError
+
+    # Anything else that runs out of memory: one line, no traceback.
+    monkeypatch.setattr(intrigue.cli, "solve", no_memory)
+    code, out, err = run(capsys, *args)
+    assert (code, out, err) == (1, "", "intrigue: error: out of memory\n")

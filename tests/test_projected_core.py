@@ -249,9 +249,10 @@ def test_bad_limits_raise(budget: object, deadline: object) -> None:
 
 @needs_projected
 @pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="needs Linux's /proc")
-def test_out_of_memory_is_a_memory_error() -> None:
+def test_out_of_memory_cuts_the_game_short() -> None:
     # Laggard Lady 9476's Sixes run to 3.5 million states (some 200 MB): within
-    # 64 MB more than it has, the process must raise, free everything and go on.
+    # 64 MB more than it has, the game stops undecided as at its state limit
+    # (memory is a limit: no proof, no MemoryError), frees everything and goes on.
     code = """if True:
         import resource
         from intrigue.position import Position
@@ -264,13 +265,11 @@ def test_out_of_memory_is_a_memory_error() -> None:
         with open("/proc/self/statm") as f:
             size = int(f.read().split()[0]) * resource.getpagesize()
         resource.setrlimit(resource.RLIMIT_AS, (size + 64 * 2**20, resource.RLIM_INFINITY))
-        try:
-            _projected.clears(game, 10**8, None)
-        except MemoryError:
-            print("MemoryError")
+        cleared, states = _projected.clears(game, 10**8, None)
+        print(cleared, 100_000 < states < 3_000_000)
         for _ in range(20):
             assert _projected.clears(game, 100_000, None) == (None, 100_000)
         print("ok")
     """
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert done.stdout.split() == ["MemoryError", "ok"], done.stderr
+    assert done.stdout.split() == ["None", "True", "ok"], done.stderr

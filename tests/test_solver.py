@@ -23,7 +23,7 @@ from intrigue.game import Game
 from intrigue.notation import DEAL, Move
 from intrigue.position import Position, validate
 from intrigue.solver import SolverBugError, replay, search, solve
-from intrigue.solver.dfs import NATIVE, python_search
+from intrigue.solver.dfs import NATIVE, OutOfMemory, python_search
 from intrigue.solver.narrower import narrower_games
 from intrigue.solver.search import (
     _BeamEntry,
@@ -861,3 +861,36 @@ def test_the_shortcut_switches_are_the_search_states_and_on_by_default() -> None
         assert state_keywords[name].default is True
         assert solve_keywords[name].default is True
     assert {n for n, p in state_keywords.items() if p.kind is p.KEYWORD_ONLY} == set(SHORTCUTS)
+
+
+def test_the_python_search_stops_at_a_memory_error_and_solve_says_unknown(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Memory is a limit: a MemoryError in the search is "unknown" with
+    ``memory_full``, never an exception out of ``solve`` (the compiled search's
+    own check is in test_solver_core.py)."""
+    position = Position.start("faerie-queen", 6383, "manual")
+    key = SearchState.key
+    calls = 0
+
+    def key_until_memory_runs_out(self: SearchState) -> bytes:
+        nonlocal calls
+        calls += 1
+        if calls > 3_000:
+            raise MemoryError
+        return key(self)
+
+    monkeypatch.setattr(SearchState, "key", key_until_memory_runs_out)
+    state = SearchState(position, tables_for(position.variant))
+    with pytest.raises(OutOfMemory) as full:
+        python_search(state, 10**6, None, None, True)
+    assert 0 < full.value.nodes < 3_000
+    assert full.value.best >= 1
+    calls = 0
+    result = solve(position, max_nodes=10**6, probe=False, native=False)
+    assert (result.verdict, result.memory_full) == ("unknown", True)
+    assert result.nodes == full.value.nodes
+    assert result.to_dict()["memory_full"] is True
+    calls = -(10**9)  # memory to spare: the same search goes on to its node limit
+    spared = solve(position, max_nodes=5_000, probe=False, native=False)
+    assert (spared.verdict, spared.memory_full, spared.nodes) == ("unknown", False, 5_000)

@@ -10,7 +10,10 @@ specification of the compiled one.
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -125,3 +128,43 @@ def test_a_malformed_state_raises(change: dict[str, object], error: type[Excepti
     assert _core.search(good, 100)[0] in ("won", "lost", "unknown")
     with pytest.raises(error):
         _core.search(SimpleNamespace(**{**fields, **change}), 100)
+
+
+@needs_core
+@pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="needs Linux's /proc")
+def test_a_search_that_outgrows_memory_stops_and_says_so() -> None:
+    # Faerie Queen 6383's manual search runs for hundreds of millions of
+    # positions (40 bytes each in the table).  Within 110 MB more than the
+    # process has, the table cannot double from 2^20 to 2^21 slots while the old
+    # one is held, but can grow by half: the search must use that, then stop
+    # with "memory" (no MemoryError), free everything, and the next search run.
+    code = """if True:
+        import resource
+        from intrigue.position import Position
+        from intrigue.solver import _core, solve
+        from intrigue.solver.dfs import OutOfMemory, search
+        from intrigue.solver.rules import tables_for
+        from intrigue.solver.state import SearchState
+
+        position = Position.start("faerie-queen", 6383, "manual")
+        state = SearchState(position, tables_for(position.variant))
+        with open("/proc/self/statm") as f:
+            size = int(f.read().split()[0]) * resource.getpagesize()
+        resource.setrlimit(resource.RLIMIT_AS, (size + 110 * 2**20, resource.RLIM_INFINITY))
+        verdict, nodes, best, line = _core.search(state, 10**9)
+        print(verdict, 0.8 * 2**20 < nodes < 0.8 * 2**21, best, line)
+        try:
+            search(state, 10**9, None, None, True)
+        except OutOfMemory as full:
+            print("OutOfMemory", full.nodes == nodes, full.best == best)
+        print(_core.search(state, 100_000)[:2])
+        result = solve(position, max_nodes=10**9, probe=False)
+        print(result.verdict, result.memory_full, result.nodes == nodes)
+    """
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.stdout.split("\n")[:4] == [
+        "memory True 35 None",
+        "OutOfMemory True True",
+        "('unknown', 100000)",
+        "unknown True True",
+    ], done.stderr

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -394,3 +396,30 @@ def test_search_progress_draws_on_a_terminal_only_after_a_second() -> None:
     quiet(1_000_000)
     quiet.close()
     assert log.getvalue() == ""
+
+
+@pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="needs Linux's /proc")
+def test_stats_records_a_deal_that_ran_out_of_memory(tmp_path: Path) -> None:
+    """A deal whose search outgrows the memory is an "unknown" record that says
+    so, and the run goes on: exit 0, no traceback, the summary counts it."""
+    out = tmp_path / "fq.jsonl"
+    code = f"""if True:
+        import resource, sys
+        from intrigue.cli import main
+        with open("/proc/self/statm") as f:
+            size = int(f.read().split()[0]) * resource.getpagesize()
+        resource.setrlimit(resource.RLIMIT_AS, (size + 110 * 2**20, resource.RLIM_INFINITY))
+        sys.exit(main(["stats", "--game", "faerie-queen", "--mode", "manual",
+                       "--deals", "6383-6384", "--no-probes", "--max-nodes", "4000000",
+                       "--jobs", "1", "--out", {str(out)!r}]))
+    """
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["deal"] for r in records] == [6383, 6384]
+    starved, fine = records
+    assert starved["verdict"] == "unknown" and starved["memory_full"] is True
+    assert starved["nodes"] < 4_000_000
+    assert fine["verdict"] == "won" and "memory_full" not in fine
+    assert "1 of the unknown deals ran out of memory first" in done.stdout

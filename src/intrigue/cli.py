@@ -29,6 +29,7 @@ from intrigue.stats import SEEDED, Search, parse_range, run_stats
 from intrigue.variants import GAME_IDS, find_variant
 
 EXIT_OK = 0
+EXIT_OUT_OF_MEMORY = 1
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
 
@@ -209,6 +210,11 @@ def print_solve(data: dict[str, Any]) -> str:
             f"{head}: lost -- no sequence of moves wins ({cost}); at most {data['best']} "
             f"of {data['cards']} cards can reach the piles."
         )
+    if data.get("memory_full"):
+        return (
+            f"{head}: unknown -- the search ran out of memory ({cost}); a larger --max-nodes "
+            "will not help on this machine."
+        )
     return f"{head}: unknown -- the search stopped at its limit ({cost}); try a larger --max-nodes."
 
 
@@ -279,6 +285,11 @@ def print_stats(data: dict[str, Any]) -> str:
         lines.append(
             f"over all deals the win rate is between {100 * low:.2f}% and {100 * high:.2f}% ({why})"
         )
+        if data["unknown_out_of_memory"]:
+            lines.append(
+                f"({data['unknown_out_of_memory']} of the unknown deals ran out of memory first: "
+                "a larger --max-nodes will not help them on this machine)"
+            )
     if data["resumed"]:
         lines.append(f"({data['resumed']} deals were read back from the results file)")
     sec, nodes = data["seconds"], data["nodes"]
@@ -399,6 +410,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("intrigue: interrupted", file=sys.stderr)  # noqa: T201
         return EXIT_INTERRUPTED
+    except MemoryError:
+        # The solver turns its own shortage into "unknown"; this is anything else.
+        print("intrigue: error: out of memory", file=sys.stderr)  # noqa: T201
+        return EXIT_OUT_OF_MEMORY
     text = json.dumps(data) if getattr(args, "json", False) or printer is None else printer(data)
     try:
         print(text)  # noqa: T201

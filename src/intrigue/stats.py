@@ -148,6 +148,8 @@ def solve_deal(task: Task) -> Record:
         record["seed"] = seed
     if search in SEEDED and end_nodes != END_NODES:
         record["end_nodes"] = end_nodes
+    if result.memory_full:
+        record["memory_full"] = True  # a larger max_nodes will not help on this machine
     if result.blocked is not None:
         record["blocked"] = list(result.blocked)  # then "best" is only a lower bound
     if result.blocked_ranks is not None:
@@ -410,6 +412,7 @@ def summarise(records: list[Record]) -> dict[str, Any]:
         "total_seconds": round(sum(seconds), 3),
         "lost_best_mean": round(sum(lost_best) / len(lost_best), 2) if lost_best else None,
         "lost_by_column_test": lost - len(exhaustive),
+        "unknown_out_of_memory": sum(1 for r in records if r.get("memory_full")),
     }
 
 

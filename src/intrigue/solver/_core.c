@@ -49,6 +49,7 @@
 /* ------------------------------------------------------------------ columns */
 
 /* Column contents are nodes of a trie (_trie.h): a column is one int. */
+#include "_memory.h"
 #include "_pyread.h"
 #include "_trie.h"
 
@@ -458,13 +459,18 @@ static int key_after(State *s, int code, int safe_moves, Key *key) {
 /* The positions expanded: open addressing over whole keys.  Most moves tried
  * lead back to a position met a moment ago, so a small direct-mapped cache of
  * recent keys (every one of them also in the table) answers most lookups
- * without a trip to main memory. */
+ * without a trip to main memory.  A key's slot is the high bits of its hash
+ * scaled to the capacity, which need not be a power of two: where doubling
+ * would not fit in memory (_memory.h, or the allocation fails) the table grows
+ * by less, down to a quarter, before the search gives up on memory. */
 #define RECENT 4096
 typedef struct {
     Key *slots;
     size_t cap, count;
     Key recent[RECENT];
 } Table;
+
+static inline size_t slot_of(uint64_t h, size_t cap) { return (size_t)(((unsigned __int128)h * cap) >> 64); }
 
 static int table_init(Table *t) {
     memset(t->recent, 0, sizeof t->recent);
@@ -477,14 +483,18 @@ static int table_init(Table *t) {
 static void table_free(Table *t) { free(t->slots); }
 
 static int table_grow(Table *t) {
+    /* Double; where that does not fit, grow by three quarters, a half, a quarter. */
     size_t cap = t->cap * 2;
-    Key *slots = calloc(cap, sizeof(Key));
+    Key *slots = NULL;
+    for (; cap >= t->cap + t->cap / 4; cap -= t->cap / 4)
+        if (memory_allows(cap * sizeof(Key)) && (slots = calloc(cap, sizeof(Key)))) break;
     if (!slots) return -1;
     for (size_t k = 0; k < t->cap; k++) {
         Key *e = &t->slots[k];
         if (!e->tag) continue;
-        size_t idx = (size_t)hash_key(e) & (cap - 1);
-        while (slots[idx].tag) idx = (idx + 1) & (cap - 1);
+        size_t idx = slot_of(hash_key(e), cap);
+        while (slots[idx].tag)
+            if (++idx == cap) idx = 0;
         slots[idx] = *e;
     }
     free(t->slots);
@@ -496,11 +506,11 @@ static int table_grow(Table *t) {
 /* 1 if the key was new (and is now in), 0 if it was there, -1 out of memory. */
 static int table_add(Table *t, Key *key) {
     uint64_t h = hash_key(key);
-    key->tag = (uint32_t)(h >> 32) | 1;
+    key->tag = (uint32_t)h | 1; /* the low bits: the slot is the high ones */
     Key *recent = &t->recent[(h >> 40) & (RECENT - 1)];
     if (recent->tag == key->tag && !memcmp(recent, key, sizeof(Key))) return 0;
-    size_t mask = t->cap - 1;
-    size_t idx = (size_t)h & mask;
+    size_t cap = t->cap;
+    size_t idx = slot_of(h, cap);
     for (;;) {
         Key *e = &t->slots[idx];
         if (!e->tag) break;
@@ -508,7 +518,7 @@ static int table_add(Table *t, Key *key) {
             *recent = *key;
             return 0;
         }
-        idx = (idx + 1) & mask;
+        if (++idx == cap) idx = 0;
     }
     t->slots[idx] = *key;
     *recent = *key;
@@ -525,7 +535,9 @@ typedef struct {
     size_t mark;
 } Frame;
 
-enum { WON, LOST, UNKNOWN, FAILED };
+/* MEMORY: stopped because its tables would not fit (_memory.h), a limit like
+ * UNKNOWN's; FAILED: a Python exception is set. */
+enum { WON, LOST, UNKNOWN, MEMORY, FAILED };
 
 typedef struct {
     long long limit;
@@ -554,7 +566,8 @@ static int checkpoint(Limits *lim, PyThreadState **ts) {
     return stop;
 }
 
-/* search.py _python_search, step for step. */
+/* search.py _python_search, step for step; MEMORY where dfs.python_search
+ * raises OutOfMemory. */
 static int search(State *s, Limits *lim) {
     int safe = lim->safe_moves;
     Key key;
@@ -562,8 +575,10 @@ static int search(State *s, Limits *lim) {
     Frame *stack = NULL;
     size_t depth = 0, room = 0;
     int result = FAILED;
-    if (!table || table_init(table)) goto oom;
-    if (safe && play_safe(s)) goto oom;
+    lim->nodes = 0;
+    lim->best = s->on;
+    if (!table || table_init(table)) goto memory;
+    if (safe && play_safe(s)) goto memory;
     lim->best = s->on;
     lim->nodes = 1;
     if (s->on == s->goal) {
@@ -572,10 +587,10 @@ static int search(State *s, Limits *lim) {
         return WON;
     }
     make_key(s, s->cid, &key);
-    if (table_add(table, &key) < 0) goto oom;
+    if (table_add(table, &key) < 0) goto memory;
     room = 256;
     stack = malloc(room * sizeof(Frame));
-    if (!stack) goto oom;
+    if (!stack) goto memory;
     stack[0].n = (uint8_t)gen_moves(s, stack[0].moves);
     stack[0].k = 0;
     stack[0].mark = 0;
@@ -591,22 +606,22 @@ static int search(State *s, Limits *lim) {
         int move = f->moves[f->k++];
         size_t mark = s->nlog;
         int fast = move >= COLUMN_MOVE ? key_after(s, move, safe, &key) : 0;
-        if (fast < 0) goto oom_threaded;
+        if (fast < 0) goto memory_threaded;
         if (fast) {
             int added = table_add(table, &key);
-            if (added < 0) goto oom_threaded;
+            if (added < 0) goto memory_threaded;
             if (!added) continue;
-            if (play(s, move)) goto oom_threaded;
+            if (play(s, move)) goto memory_threaded;
         } else {
-            if (play(s, move)) goto oom_threaded;
-            if (safe && play_safe_after(s, move)) goto oom_threaded;
+            if (play(s, move)) goto memory_threaded;
+            if (safe && play_safe_after(s, move)) goto memory_threaded;
             if (s->on == s->goal) {
                 result = WON;
                 break;
             }
             make_key(s, s->cid, &key);
             int added = table_add(table, &key);
-            if (added < 0) goto oom_threaded;
+            if (added < 0) goto memory_threaded;
             if (!added) {
                 undo_to(s, mark);
                 continue;
@@ -627,7 +642,7 @@ static int search(State *s, Limits *lim) {
         }
         if (depth == room) {
             Frame *p = realloc(stack, 2 * room * sizeof(Frame));
-            if (!p) goto oom_threaded;
+            if (!p) goto memory_threaded;
             stack = p;
             room *= 2;
         }
@@ -654,14 +669,15 @@ static int search(State *s, Limits *lim) {
     table_free(table);
     free(table);
     return result;
-oom_threaded:
+memory_threaded:
     PyEval_RestoreThread(ts);
-oom:
+memory:
+    /* Out of memory, or a table that would leave the machine short: a limit,
+     * as the node limit is (lim->nodes and lim->best say how far it got). */
     free(stack);
     if (table) table_free(table);
     free(table);
-    PyErr_NoMemory();
-    return FAILED;
+    return MEMORY;
 }
 
 /* ------------------------------------------------------------------ Python glue */
@@ -853,7 +869,7 @@ static PyObject *search_line(State *s, Limits *lim, Trie *trie, int *result) {
     return line;
 }
 
-static const char *verdict_names[] = {"won", "lost", "unknown"};
+static const char *verdict_names[] = {"won", "lost", "unknown", "memory"};
 
 static PyObject *core_search(PyObject *self, PyObject *args, PyObject *kwargs) {
     (void)self;
@@ -1024,6 +1040,10 @@ static PyObject *core_hold_back(PyObject *self, PyObject *args, PyObject *kwargs
     int result;
     PyObject *line = search_line(&s, &lim, &trie, &result);
     if (!line) return NULL;
+    if (result == MEMORY) { /* a try's small search: the machine itself is full */
+        Py_DECREF(line);
+        return PyErr_NoMemory();
+    }
     PyObject *up = int_list(sent, (size_t)nsent);
     if (!up) {
         Py_DECREF(line);
@@ -1259,6 +1279,7 @@ static int rollout(Runs *r, const double *policy, Choices *out) {
     lim.safe_moves = r->safe_moves;
     int verdict = search(s, &lim);
     if (verdict == FAILED) return BROKE;
+    if (verdict == MEMORY) goto oom; /* a rollout's small end search: the machine itself is full */
     r->used += played + lim.nodes;
     if (lim.best > r->best) r->best = lim.best;
     if (r->on_progress) {
@@ -1441,7 +1462,8 @@ fail:
 static PyMethodDef methods[] = {
     {"search", (PyCFunction)(void (*)(void))core_search, METH_VARARGS | METH_KEYWORDS,
      "search(state, max_nodes=None, deadline=None, on_progress=None, safe_moves=True)\n"
-     "-> (verdict, nodes, best, ops or None): search.py's depth-first search, compiled."},
+     "-> (verdict, nodes, best, ops or None): search.py's depth-first search, compiled; verdict\n"
+     "'memory' where its tables would not fit in the memory left (dfs.OutOfMemory)."},
     {"hold_back", (PyCFunction)(void (*)(void))core_hold_back, METH_VARARGS | METH_KEYWORDS,
      "hold_back(state, origins, held, newest_first=False, max_nodes=None, deadline=None, safe_moves=True)\n"
      "-> (verdict, nodes, best, sent, dealing, ops or None): search.py's deal_holding_back from state\n"

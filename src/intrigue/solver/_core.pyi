@@ -9,7 +9,7 @@ def search(
     deadline: float | None = None,
     on_progress: Callable[[int], None] | None = None,
     safe_moves: bool = True,
-) -> tuple[Literal["won", "lost", "unknown"], int, int, list[int] | None]: ...
+) -> tuple[Literal["won", "lost", "unknown", "memory"], int, int, list[int] | None]: ...
 def hold_back(
     state: SearchState,
     origins: Sequence[Sequence[int]],

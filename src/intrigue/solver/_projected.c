@@ -44,6 +44,7 @@
 
 enum { OPEN_ANY, OPEN_PER_BASE, OPEN_PER_BASE_SUIT };
 
+#include "_memory.h"
 #include "_pyread.h"
 #include "_trie.h"
 
@@ -211,6 +212,7 @@ static void seen_free(Seen *s) { free(s->slots); }
 /* The table again, `cap` slots of ids `width` bytes wide. */
 static int seen_rebuild(Seen *s, size_t cap, int width) {
     size_t stride = 1 + (size_t)s->nids * (size_t)width;
+    if (!memory_allows(cap * stride)) return -1;
     uint8_t *slots = calloc(cap, stride);
     if (!slots) return -1;
     uint32_t w[WORDS];
@@ -453,8 +455,8 @@ static int next_move(Search *s, const Game *g, const int *on, Frame *f, uint32_t
 
 enum { CLEARED, BLOCKED, CUT_SHORT, FAILED };
 
-/* ProjectedGame.clears, state for state: FAILED with an exception set (or
- * none, out of memory). */
+/* ProjectedGame.clears, state for state: FAILED with an exception set;
+ * CUT_SHORT at max_states, the deadline, or out of memory. */
 static int clears(const Game *g, const int *start_on, const int *lengths, const int (*cards)[MAXCARDS],
                   long long max_states, int has_deadline, double deadline, long long *visited) {
     Search s;
@@ -542,6 +544,9 @@ static int clears(const Game *g, const int *start_on, const int *lengths, const 
     }
     result = BLOCKED;
 done:
+    /* Out of memory (or a table that would leave the machine short:
+     * _memory.h) is a limit, as max_states is: undecided, no proof. */
+    if (result == FAILED && !PyErr_Occurred()) result = CUT_SHORT;
     *visited = states;
     search_free(&s);
     return result;

@@ -31,6 +31,7 @@
 #define DEADLINE_EVERY 4096
 
 /* A column's stack is a node of a trie of stacks (_trie.h): one int. */
+#include "_memory.h"
 #include "_pyread.h"
 #include "_trie.h"
 
@@ -73,6 +74,7 @@ static uint64_t hash_key(const Key *k) {
 
 static int seen_grow(Seen *t) {
     size_t cap = t->cap * 2;
+    if (!memory_allows(cap * sizeof(Key))) return -1;
     Key *slots = calloc(cap, sizeof(Key));
     if (!slots) return -1;
     for (size_t k = 0; k < t->cap; k++) {
@@ -390,6 +392,9 @@ static int clears(const Game *g, uint8_t stack[MAXCHOSEN][MAXDEAL], const int *n
     }
     result = BLOCKED;
 done:
+    /* Out of memory (or a table that would leave the machine short:
+     * _memory.h) is a limit, as max_states is: undecided, no proof. */
+    if (result == FAILED && !PyErr_Occurred()) result = CUT_SHORT;
     *visited = (long long)seen.count;
     trie_free(&stacks);
     free(seen.slots);

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "_memory.h"
+
 #define TRIE_FULL 0xFFFFFFFFu /* what trie_child returns when out of memory */
 
 typedef struct {
@@ -55,6 +57,7 @@ static void trie_free(Trie *t) {
 
 static int trie_grow_children(Trie *t) {
     size_t cap = t->child_cap * 2;
+    if (!memory_allows(cap * (sizeof(uint64_t) + sizeof(uint32_t)))) return -1;
     uint64_t *keys = calloc(cap, sizeof(uint64_t));
     uint32_t *ids = malloc(cap * sizeof(uint32_t));
     if (!keys || !ids) {
@@ -79,7 +82,8 @@ static int trie_grow_children(Trie *t) {
 }
 
 /* The node of stack `id` with type `type` on top (made if new); TRIE_FULL
- * when out of memory.  Looking up a content already met never allocates. */
+ * when out of memory, or when growing would leave the machine short
+ * (_memory.h).  Looking up a content already met never allocates. */
 static uint32_t trie_child(Trie *t, uint32_t id, int type) {
     uint64_t key = ((uint64_t)id << 5 | (uint64_t)type) + 1;
     size_t mask = t->child_cap - 1;
@@ -91,6 +95,7 @@ static uint32_t trie_child(Trie *t, uint32_t id, int type) {
     if (t->count == t->room) {
         if (t->room >= 0x80000000u) return TRIE_FULL;
         uint32_t room = t->room * 2;
+        if (!memory_allows((size_t)room * (sizeof(uint32_t) + 1))) return TRIE_FULL;
         uint32_t *parent = realloc(t->parent, room * sizeof(uint32_t));
         if (!parent) return TRIE_FULL;
         t->parent = parent;

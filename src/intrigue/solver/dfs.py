@@ -29,6 +29,21 @@ PROGRESS_EVERY = 4096
 """Nodes between two deadline checks / progress callbacks (a power of two)."""
 
 
+class OutOfMemory(Exception):
+    """A search stopped because its table of positions would not fit in the
+    memory left: a limit, like ``max_nodes``, that a larger ``max_nodes``
+    cannot lift on the same machine.  The compiled search checks before each
+    table grows (``_memory.h``: the machine's available memory, or its
+    container's, less a reserve); the Python one stops at a MemoryError."""
+
+    def __init__(self, nodes: int, best: int) -> None:
+        super().__init__(f"the search ran out of memory after {nodes} positions")
+        self.nodes = nodes
+        """Positions expanded before it stopped."""
+        self.best = best
+        """The most cards on the piles it saw."""
+
+
 def search(
     state: SearchState,
     max_nodes: int | None,
@@ -40,10 +55,16 @@ def search(
 
     The compiled search leaves ``state`` as it was; on "won" its line is
     played here, so that ``state.log`` holds the line as after the Python one.
+
+    Raises:
+        OutOfMemory: where the table of positions outgrew the memory left.
     """
     if not NATIVE:
         return python_search(state, max_nodes, deadline, on_progress, safe_moves)
-    verdict, nodes, best, ops = _core.search(state, max_nodes, deadline, on_progress, safe_moves)
+    found, nodes, best, ops = _core.search(state, max_nodes, deadline, on_progress, safe_moves)
+    if found == "memory":
+        raise OutOfMemory(nodes, best)
+    verdict: Verdict = found
     for op in ops or ():
         state.play(op_code(op))
     return verdict, nodes, best
@@ -59,6 +80,9 @@ def python_search(
     """Depth-first search from ``state``; on "won" ``state.log`` holds the line.
 
     Returns (verdict, nodes expanded, most cards on piles seen).
+
+    Raises:
+        OutOfMemory: at a MemoryError (``state`` is then left mid-line).
     """
     target = state.goal
     log = state.log
@@ -79,56 +103,59 @@ def python_search(
         return "won", 1, best
     seen = {key()}
     nodes = 1
-    marks: list[int] = [0]
-    stack: list[list[int]] = [gen()]
-    tops: list[int] = [0]
-    while stack:
-        moves = stack[-1]
-        k = tops[-1]
-        if k == len(moves):
-            stack.pop()
-            tops.pop()
-            undo_to(marks.pop())
-            continue
-        tops[-1] = k + 1
-        mark = len(log)
-        move = moves[k]
-        fast = move >= COLUMN_MOVE and key_after(move, safe) or None
-        if fast is not None:
-            # A column move with no safe move after it: look the key up first.
-            if fast in seen:
+    try:
+        marks: list[int] = [0]
+        stack: list[list[int]] = [gen()]
+        tops: list[int] = [0]
+        while stack:
+            moves = stack[-1]
+            k = tops[-1]
+            if k == len(moves):
+                stack.pop()
+                tops.pop()
+                undo_to(marks.pop())
                 continue
-            play(move)
-            h = fast
-        else:
-            play(move)
-            if play_safe is not None:
-                play_safe_after(move)
-            if state.on == target:
-                return "won", nodes, state.on
-            h = key()
-            if h in seen:
-                undo_to(mark)
-                continue
-        on = state.on
-        seen.add(h)
-        nodes += 1
-        if on > best:
-            best = on
-        if nodes >= limit:
-            return "unknown", nodes, best
-        if not nodes & (PROGRESS_EVERY - 1):
-            if deadline is not None and time.monotonic() >= deadline:
+            tops[-1] = k + 1
+            mark = len(log)
+            move = moves[k]
+            fast = move >= COLUMN_MOVE and key_after(move, safe) or None
+            if fast is not None:
+                # A column move with no safe move after it: look the key up first.
+                if fast in seen:
+                    continue
+                play(move)
+                h = fast
+            else:
+                play(move)
+                if play_safe is not None:
+                    play_safe_after(move)
+                if state.on == target:
+                    return "won", nodes, state.on
+                h = key()
+                if h in seen:
+                    undo_to(mark)
+                    continue
+            on = state.on
+            seen.add(h)
+            nodes += 1
+            if on > best:
+                best = on
+            if nodes >= limit:
                 return "unknown", nodes, best
-            if on_progress is not None:
-                on_progress(nodes)
-        children = gen()
-        if move >= COLUMN_MOVE and len(log) == mark + 1:
-            # Moving the card straight back gives the parent position again.
-            back = COLUMN_MOVE + 8 * ((move - COLUMN_MOVE) & 7) + ((move - COLUMN_MOVE) >> 3)
-            if back in children:
-                children.remove(back)
-        marks.append(mark)
-        stack.append(children)
-        tops.append(0)
+            if not nodes & (PROGRESS_EVERY - 1):
+                if deadline is not None and time.monotonic() >= deadline:
+                    return "unknown", nodes, best
+                if on_progress is not None:
+                    on_progress(nodes)
+            children = gen()
+            if move >= COLUMN_MOVE and len(log) == mark + 1:
+                # Moving the card straight back gives the parent position again.
+                back = COLUMN_MOVE + 8 * ((move - COLUMN_MOVE) & 7) + ((move - COLUMN_MOVE) >> 3)
+                if back in children:
+                    children.remove(back)
+            marks.append(mark)
+            stack.append(children)
+            tops.append(0)
+    except MemoryError:
+        raise OutOfMemory(nodes, best) from None
     return "lost", nodes, best

@@ -183,8 +183,8 @@ class ProjectedGame:
         self, max_states: int, deadline: float | None = None, native: bool = True
     ) -> tuple[bool | None, int]:
         """Whether every kept card can reach the piles: True, False (the
-        position is lost), or None when ``max_states`` or ``deadline`` cut the
-        search short; and the states visited.  The compiled game
+        position is lost), or None when ``max_states``, ``deadline`` or (compiled)
+        the memory left (``_memory.h``) cut the search short; and the states visited.  The compiled game
         (``_projected.c``) plays it where it is built, unless ``native`` is
         False: this method is its specification, state for state."""
         if native and NATIVE:

@@ -441,7 +441,8 @@ class RelaxedGame:
         self, max_states: int, deadline: float | None = None, native: bool = True
     ) -> tuple[bool | None, int]:
         """(whether the columns' cards can all go up, states visited); None if
-        ``max_states`` or ``deadline`` cut it short.  The compiled game
+        ``max_states`` or ``deadline`` cut it short, or (compiled) the memory
+        left (``_memory.h``).  The compiled game
         (``_relaxed.c``) plays it where it is built, unless ``native`` is
         False: this method is its specification, state for state."""
         if native and NATIVE:

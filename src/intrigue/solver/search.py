@@ -37,7 +37,7 @@ from intrigue.errors import IllegalMoveError
 from intrigue.game import Game
 from intrigue.notation import Move
 from intrigue.position import Position
-from intrigue.solver.dfs import NATIVE, Verdict
+from intrigue.solver.dfs import NATIVE, OutOfMemory, Verdict
 from intrigue.solver.dfs import python_search as _python_search
 from intrigue.solver.dfs import search as _search
 from intrigue.solver.frontier import frontier_proof
@@ -130,6 +130,9 @@ class SolveResult:
     ``best`` is then only a lower bound.  ``test_states`` is set when the
     frontier proof ran (``frontier_only``): the most relaxed states its column
     test could give a position, which reproducing the verdict needs.
+    ``memory_full`` says that a search ran out of memory
+    (:class:`~intrigue.solver.dfs.OutOfMemory`): for "unknown", a larger
+    ``max_nodes`` will not help on this machine.
     """
 
     verdict: Verdict
@@ -140,6 +143,7 @@ class SolveResult:
     blocked: tuple[int, ...] | None = None
     blocked_ranks: tuple[int, ...] | None = None
     test_states: int | None = None
+    memory_full: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """The ``intrigue solve --json`` shape of INTERFACE.md (plus ``best``)."""
@@ -151,6 +155,7 @@ class SolveResult:
             "best": self.best,
             "blocked": None if self.blocked is None else list(self.blocked),
             "blocked_ranks": None if self.blocked_ranks is None else list(self.blocked_ranks),
+            "memory_full": self.memory_full,
         }
 
 
@@ -195,7 +200,9 @@ def solve(
     ``native=False`` runs the pure-Python search and column test even where the
     compiled ones are built (the same positions and states).  "lost" is returned only after an exhaustive search
     or a proof by the column test, the rank projection or the frontier proof, "unknown" only when
-    ``max_nodes`` or ``deadline`` cut the search short.
+    ``max_nodes``, ``deadline`` or the memory left cut the search short (then
+    ``memory_full`` is set: a search that outgrows the machine stops, and the
+    rest of the plan goes on where it can).
 
     >>> from intrigue.position import Position
     >>> solve(Position.start("intrigue", 1)).verdict
@@ -216,6 +223,7 @@ def solve(
     search = _search if native else _python_search
     used = 0
     best = 0
+    memory_full = False
 
     def progress_from(offset: int) -> Callable[[int], None] | None:
         if on_progress is None:
@@ -240,7 +248,21 @@ def solve(
         columns = proof[1] if proof is not None and proof[0] == "columns" else None
         ranks = proof[1] if proof is not None and proof[0] == "ranks" else None
         seconds = time.perf_counter() - started
-        return SolveResult(verdict, moves, used, seconds, best, columns, ranks, test_states)
+        return SolveResult(
+            verdict, moves, used, seconds, best, columns, ranks, test_states, memory_full
+        )
+
+    def plain_search(
+        state: SearchState, budget: int | None, offset: int
+    ) -> tuple[Verdict, int, int]:
+        # The exact search; where it outgrows the memory left, "unknown" as
+        # at any other limit, and the plan goes on (the probes' searches are small).
+        nonlocal memory_full
+        try:
+            return search(state, budget, deadline, progress_from(offset), safe_moves)
+        except OutOfMemory as full:
+            memory_full = True
+            return "unknown", full.nodes, full.best
 
     def relaxed_proof() -> _Proof:
         # The column test, then the rank projection, each within a share of
@@ -270,88 +292,99 @@ def solve(
         best = max(best, runs.best)
         return None if ops is None else _moves(ops)
 
-    probing = probe and position.mode == "manual" and not position.pack_dealt
-    if rollouts_only and position.mode == "manual" and not position.pack_dealt:
-        line = roll(max_nodes)
-        return finish("unknown" if line is None else "won", line)
-    if frontier_only and position.mode == "manual" and not position.pack_dealt:
-        frontier = frontier_proof(
-            position, max_nodes=max_nodes, deadline=deadline, on_progress=on_progress,
-            native=native,
-        )  # fmt: skip
-        used, best = frontier.nodes, frontier.best
-        return finish(frontier.verdict, None, test_states=frontier.test_states)
-    if probing:
-        # Late in the deal a small search often decides at once: try it
-        # before spending budget on the probes.
-        quick = max_nodes // 8 if max_nodes is not None else PROBE_SHARE_UNLIMITED // 4
-        state = SearchState(position, tables, **options)
-        verdict, nodes, best = search(state, max(1, quick), deadline, progress_from(0), safe_moves)
-        used += nodes
-        if verdict != "unknown":
-            line = _line(state) if verdict == "won" else None
-            return finish(verdict, line)
-        proof = relaxed_proof()
-        if proof is not None:
-            return finish("lost", None, proof)
-        # Deal the rest as the auto mode would, holding back sets of the cards
-        # it sends up (beam searches over them), or a beam over the deal itself,
-        # and search each end a little: 3/8 of the budget (half where the
-        # beams over the deal join them and the rollouts are off).  Below
-        # DEAL_BEAMS_FROM the beams over the deal and the rollouts cost more
-        # than they win (measured).
-        deal_beams = max_nodes is None or max_nodes >= DEAL_BEAMS_FROM
-        rollouts = probe_rollouts and deal_beams
-        narrower = (
-            probe_narrower
-            and position.variant.narrower is not None
-            and (max_nodes is None or max_nodes >= NARROWER_FROM)
-        )
-        part = 3 if rollouts or not deal_beams else 4
-        share = part * max_nodes // 8 if max_nodes is not None else PROBE_SHARE_UNLIMITED
-        probes = _Probes(
-            position, tables, deadline, progress_from(used), native, options, deal_beams
-        )
-        line = probes.run(max(1, share))
-        used += probes.used
-        best = max(best, probes.best)
-        if line is not None:
-            return finish("won", line)
-        if rollouts:
-            # Rollouts learn what to hold back: 2/8 where the narrower games follow, else 4/8.
-            line = roll(eighths_left(2 if narrower else 4))
-            if line is not None:
-                return finish("won", line)
-        if narrower:
-            # Every line of a narrower game is a line of this one, and its
-            # smaller tree often holds a win this one's search misses.
-            budget = eighths_left(2 if rollouts else 3)
-            start = used
-            line, spent, seen = solve_narrower(
-                position, budget, deadline, lambda offset: progress_from(start + offset),
-                search, options, safe_moves,
+    def plan() -> SolveResult:
+        nonlocal used, best
+        probing = probe and position.mode == "manual" and not position.pack_dealt
+        if rollouts_only and position.mode == "manual" and not position.pack_dealt:
+            line = roll(max_nodes)
+            return finish("unknown" if line is None else "won", line)
+        if frontier_only and position.mode == "manual" and not position.pack_dealt:
+            frontier = frontier_proof(
+                position, max_nodes=max_nodes, deadline=deadline, on_progress=on_progress,
+                native=native,
             )  # fmt: skip
-            used += spent
-            best = max(best, seen)
+            used, best = frontier.nodes, frontier.best
+            return finish(frontier.verdict, None, test_states=frontier.test_states)
+        if probing:
+            # Late in the deal a small search often decides at once: try it
+            # before spending budget on the probes.
+            quick = max_nodes // 8 if max_nodes is not None else PROBE_SHARE_UNLIMITED // 4
+            state = SearchState(position, tables, **options)
+            verdict, nodes, best = plain_search(state, max(1, quick), 0)
+            used += nodes
+            if verdict != "unknown":
+                line = _line(state) if verdict == "won" else None
+                return finish(verdict, line)
+            proof = relaxed_proof()
+            if proof is not None:
+                return finish("lost", None, proof)
+            # Deal the rest as the auto mode would, holding back sets of the cards
+            # it sends up (beam searches over them), or a beam over the deal itself,
+            # and search each end a little: 3/8 of the budget (half where the
+            # beams over the deal join them and the rollouts are off).  Below
+            # DEAL_BEAMS_FROM the beams over the deal and the rollouts cost more
+            # than they win (measured).
+            deal_beams = max_nodes is None or max_nodes >= DEAL_BEAMS_FROM
+            rollouts = probe_rollouts and deal_beams
+            narrower = (
+                probe_narrower
+                and position.variant.narrower is not None
+                and (max_nodes is None or max_nodes >= NARROWER_FROM)
+            )
+            part = 3 if rollouts or not deal_beams else 4
+            share = part * max_nodes // 8 if max_nodes is not None else PROBE_SHARE_UNLIMITED
+            probes = _Probes(
+                position, tables, deadline, progress_from(used), native, options, deal_beams
+            )
+            line = probes.run(max(1, share))
+            used += probes.used
+            best = max(best, probes.best)
             if line is not None:
                 return finish("won", line)
-    if max_nodes is not None and 0 < max_nodes <= used:
-        # The probes spent it all.  (A final search of what is left repeats the
-        # first plain search before it sees anything new.)
-        return finish("unknown", None)  # the relaxed proofs ran before the probes
-    state = SearchState(position, tables, **options)
-    rest = None if max_nodes is None else max(1, max_nodes - used)
-    verdict, nodes, seen = search(state, rest, deadline, progress_from(used), safe_moves)
-    used += nodes
-    if verdict == "lost":
-        best = seen  # exhaustive: exactly the most cards that can go up
-    else:
-        best = max(best, seen)
-    if verdict == "unknown" and not probing:
-        proof = relaxed_proof()
-        if proof is not None:
-            return finish("lost", None, proof)
-    return finish(verdict, _line(state) if verdict == "won" else None)
+            if rollouts:
+                # Rollouts learn what to hold back: 2/8 where the narrower games follow, else 4/8.
+                line = roll(eighths_left(2 if narrower else 4))
+                if line is not None:
+                    return finish("won", line)
+            if narrower:
+                # Every line of a narrower game is a line of this one, and its
+                # smaller tree often holds a win this one's search misses.
+                budget = eighths_left(2 if rollouts else 3)
+                start = used
+                line, spent, seen = solve_narrower(
+                    position, budget, deadline, lambda offset: progress_from(start + offset),
+                    search, options, safe_moves,
+                )  # fmt: skip
+                used += spent
+                best = max(best, seen)
+                if line is not None:
+                    return finish("won", line)
+        if max_nodes is not None and 0 < max_nodes <= used:
+            # The probes spent it all.  (A final search of what is left repeats the
+            # first plain search before it sees anything new.)
+            return finish("unknown", None)  # the relaxed proofs ran before the probes
+        state = SearchState(position, tables, **options)
+        rest = None if max_nodes is None else max(1, max_nodes - used)
+        verdict, nodes, seen = plain_search(state, rest, used)
+        used += nodes
+        if verdict == "lost":
+            best = seen  # exhaustive: exactly the most cards that can go up
+        else:
+            best = max(best, seen)
+        if verdict == "unknown" and not probing:
+            proof = relaxed_proof()
+            if proof is not None:
+                return finish("lost", None, proof)
+        return finish(verdict, _line(state) if verdict == "won" else None)
+
+    try:
+        return plan()
+    except (OutOfMemory, MemoryError):
+        # Something other than the plain searches ran the machine short (a
+        # probe's or rollout's small search, the frontier proof's end search):
+        # what was learnt so far stands, and the answer is "unknown".
+        memory_full = True
+        return finish("unknown", None)
 
 
 def _line(state: SearchState) -> tuple[Move, ...]:
