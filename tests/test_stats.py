@@ -423,3 +423,4 @@ def test_stats_records_a_deal_that_ran_out_of_memory(tmp_path: Path) -> None:
     assert starved["nodes"] < 4_000_000
     assert fine["verdict"] == "won" and "memory_full" not in fine
     assert "1 of the unknown deals ran out of memory first" in done.stdout
+    assert "(the unknown deals ran out of memory before the limit of 4000000" in done.stdout

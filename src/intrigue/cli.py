@@ -280,6 +280,9 @@ def print_stats(data: dict[str, Any]) -> str:
             else f"the frontier proof, which never finds a win, did not prove the unknown "
             f"deals lost within {data['max_nodes']} positions and states"
             if data["search"] == "frontier"
+            else f"the unknown deals ran out of memory before the limit of {data['max_nodes']} "
+            "positions"
+            if data["unknown_out_of_memory"] == data["unknown"]
             else f"the unknown deals hit the limit of {data['max_nodes']} positions"
         )
         lines.append(
