@@ -7,16 +7,14 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import subprocess
-import sys
 import time
-from pathlib import Path
 from types import ModuleType, SimpleNamespace
 
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
+from capped import needs_proc, run_capped
 from intrigue.position import Position
 from intrigue.solver.projection import ProjectedGame, kept_rank_sets, opening_rules
 from intrigue.solver.relaxation import as_types
@@ -248,13 +246,12 @@ def test_bad_limits_raise(budget: object, deadline: object) -> None:
 
 
 @needs_projected
-@pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="needs Linux's /proc")
+@needs_proc
 def test_out_of_memory_cuts_the_game_short() -> None:
     # Laggard Lady 9476's Sixes run to 3.5 million states (some 200 MB): within
     # 64 MB more than it has, the game stops undecided as at its state limit
     # (memory is a limit: no proof, no MemoryError), frees everything and goes on.
-    code = """if True:
-        import resource
+    code = """
         from intrigue.position import Position
         from intrigue.solver import _projected
         from intrigue.solver.projection import ProjectedGame
@@ -262,14 +259,12 @@ def test_out_of_memory_cuts_the_game_short() -> None:
 
         position = Position.start("laggard-lady", 9476, "manual")
         game = ProjectedGame(*as_types(position), (6, 7, 8, 9, 10, 11), 0)
-        with open("/proc/self/statm") as f:
-            size = int(f.read().split()[0]) * resource.getpagesize()
-        resource.setrlimit(resource.RLIMIT_AS, (size + 64 * 2**20, resource.RLIM_INFINITY))
+        cap_memory(64)
         cleared, states = _projected.clears(game, 10**8, None)
         print(cleared, 100_000 < states < 3_000_000)
         for _ in range(20):
             assert _projected.clears(game, 100_000, None) == (None, 100_000)
         print("ok")
     """
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    done = run_capped(code, timeout=120)
     assert done.stdout.split() == ["None", "True", "ok"], done.stderr

@@ -6,16 +6,14 @@ states and give the same answer."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import time
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from capped import needs_proc, run_capped
 from intrigue.position import Position
 from intrigue.solver.relaxation import NATIVE, TOGETHER, as_types, blocked_column, relaxed_games
 from play import positions, small_deals
@@ -155,25 +153,22 @@ _FIELDS = (
 
 
 @needs_relaxed
-@pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="needs Linux's /proc")
+@needs_proc
 def test_out_of_memory_leaves_the_relaxed_game_undecided() -> None:
     # Intrigue 1545's column 5 is undecided at 20 000 000 states (44 bytes a
     # key): within 64 MB more than the process has, the game stops undecided
     # as at its state limit (no proof, no MemoryError) and the next one runs.
-    code = """if True:
-        import resource
+    code = """
         from intrigue.position import Position
         from intrigue.solver import _relaxed
         from intrigue.solver.relaxation import as_types, relaxed_games
 
         position = Position.start("intrigue", 1545, "manual")
         game = next(g for numbers, g in relaxed_games(*as_types(position)) if numbers == (5,))
-        with open("/proc/self/statm") as f:
-            size = int(f.read().split()[0]) * resource.getpagesize()
-        resource.setrlimit(resource.RLIMIT_AS, (size + 64 * 2**20, resource.RLIM_INFINITY))
+        cap_memory(64)
         cleared, states = _relaxed.clears(game, 10**8, None)
         print(cleared, 100_000 < states < 2_000_000)
         print(_relaxed.clears(game, 100_000, None))
     """
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    done = run_capped(code, timeout=120)
     assert done.stdout.split("\n")[:2] == ["None True", "(None, 100000)"], done.stderr

@@ -10,15 +10,13 @@ specification of the compiled one.
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import threading
-from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from capped import needs_proc, run_capped
 from intrigue.position import Position
 from intrigue.solver import solve
 from intrigue.solver.dfs import NATIVE
@@ -131,15 +129,14 @@ def test_a_malformed_state_raises(change: dict[str, object], error: type[Excepti
 
 
 @needs_core
-@pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="needs Linux's /proc")
+@needs_proc
 def test_a_search_that_outgrows_memory_stops_and_says_so() -> None:
     # Faerie Queen 6383's manual search runs for hundreds of millions of
     # positions (40 bytes each in the table).  Within 110 MB more than the
     # process has, the table cannot double from 2^20 to 2^21 slots while the old
     # one is held, but can grow by half: the search must use that, then stop
     # with "memory" (no MemoryError), free everything, and the next search run.
-    code = """if True:
-        import resource
+    code = """
         from intrigue.position import Position
         from intrigue.solver import _core, solve
         from intrigue.solver.dfs import OutOfMemory, search
@@ -148,9 +145,7 @@ def test_a_search_that_outgrows_memory_stops_and_says_so() -> None:
 
         position = Position.start("faerie-queen", 6383, "manual")
         state = SearchState(position, tables_for(position.variant))
-        with open("/proc/self/statm") as f:
-            size = int(f.read().split()[0]) * resource.getpagesize()
-        resource.setrlimit(resource.RLIMIT_AS, (size + 110 * 2**20, resource.RLIM_INFINITY))
+        cap_memory(110)
         verdict, nodes, best, line = _core.search(state, 10**9)
         print(verdict, 0.8 * 2**20 < nodes < 0.8 * 2**21, best, line)
         try:
@@ -161,7 +156,7 @@ def test_a_search_that_outgrows_memory_stops_and_says_so() -> None:
         result = solve(position, max_nodes=10**9, probe=False)
         print(result.verdict, result.memory_full, result.nodes == nodes)
     """
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    done = run_capped(code, timeout=300)
     assert done.stdout.split("\n")[:4] == [
         "memory True 35 None",
         "OutOfMemory True True",

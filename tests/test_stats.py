@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import io
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from capped import needs_proc, run_capped
 from intrigue.cli import main
 from intrigue.errors import DealModeError, DealNumberError, IntrigueError
 from intrigue.progress import ProgressBar, SearchProgress
@@ -398,22 +397,20 @@ def test_search_progress_draws_on_a_terminal_only_after_a_second() -> None:
     assert log.getvalue() == ""
 
 
-@pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="needs Linux's /proc")
+@needs_proc
 def test_stats_records_a_deal_that_ran_out_of_memory(tmp_path: Path) -> None:
     """A deal whose search outgrows the memory is an "unknown" record that says
     so, and the run goes on: exit 0, no traceback, the summary counts it."""
     out = tmp_path / "fq.jsonl"
-    code = f"""if True:
-        import resource, sys
+    code = f"""
+        import sys
         from intrigue.cli import main
-        with open("/proc/self/statm") as f:
-            size = int(f.read().split()[0]) * resource.getpagesize()
-        resource.setrlimit(resource.RLIMIT_AS, (size + 110 * 2**20, resource.RLIM_INFINITY))
+        cap_memory(110)
         sys.exit(main(["stats", "--game", "faerie-queen", "--mode", "manual",
                        "--deals", "6383-6384", "--no-probes", "--max-nodes", "4000000",
                        "--jobs", "1", "--out", {str(out)!r}]))
     """
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    done = run_capped(code, timeout=600)
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
     records = [json.loads(line) for line in out.read_text().splitlines()]

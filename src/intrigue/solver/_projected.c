@@ -651,7 +651,7 @@ static PyObject *projected_clears(PyObject *Py_UNUSED(self), PyObject *args) {
         result = clears(g, start_on, lengths, (const int(*)[MAXCARDS])cards, max_states, has_deadline, deadline, &visited);
     free(g);
     free(cards);
-    if (result == FAILED) return PyErr_Occurred() ? NULL : PyErr_NoMemory();
+    if (result == FAILED) return NULL; /* a Python exception (memory is CUT_SHORT) */
     PyObject *verdict = result == CLEARED ? Py_True : result == BLOCKED ? Py_False : Py_None;
     return Py_BuildValue("(OL)", verdict, visited);
 }

@@ -183,10 +183,11 @@ class ProjectedGame:
         self, max_states: int, deadline: float | None = None, native: bool = True
     ) -> tuple[bool | None, int]:
         """Whether every kept card can reach the piles: True, False (the
-        position is lost), or None when ``max_states``, ``deadline`` or (compiled)
-        the memory left (``_memory.h``) cut the search short; and the states visited.  The compiled game
-        (``_projected.c``) plays it where it is built, unless ``native`` is
-        False: this method is its specification, state for state."""
+        position is lost), or None when ``max_states``, ``deadline`` or
+        (compiled) the memory left (``_memory.h``) cut the search short; and the
+        states visited.  The compiled game (``_projected.c``) plays it where it
+        is built, unless ``native`` is False: this method is its specification,
+        state for state."""
         if native and NATIVE:
             return _projected.clears(self, max_states, deadline)
         seen: set[tuple[int, _Stacks]] = set()
