@@ -123,9 +123,10 @@ def test_a_malformed_state_raises(change: dict[str, object], error: type[Excepti
     state = SearchState(position, tables_for(position.variant))
     fields = {name: getattr(state, name) for name in vars(state)}
     good = SimpleNamespace(**fields)
-    assert _core.search(good, 100)[0] in ("won", "lost", "unknown")
-    with pytest.raises(error):
-        _core.search(SimpleNamespace(**{**fields, **change}), 100)
+    for run in (_core.search, _core.layered):
+        assert run(good, 100)[0] in ("won", "lost", "unknown")
+        with pytest.raises(error):
+            run(SimpleNamespace(**{**fields, **change}), 100)
 
 
 @needs_core

@@ -259,6 +259,7 @@ def test_end_nodes_is_only_for_the_searches_that_play_rollouts(
     for extra, message in (
         (["5000", "--no-probes"], "--no-probes plays no rollouts"),
         (["5000", "--frontier-only"], "--frontier-only plays no rollouts"),
+        (["5000", "--layered"], "--layered plays no rollouts"),
         (["0"], "bad --end-nodes '0': expected a whole number >= 1"),
         (["x", "--rollouts-only"], "bad --end-nodes 'x'"),
     ):

@@ -35,12 +35,15 @@ from intrigue.solver.rollouts import END_NODES, SEED
 from intrigue.variants import find_variant
 
 Record = dict[str, Any]
-Search = Literal["full", "exhaustive", "rollouts", "frontier"]
+Search = Literal["full", "exhaustive", "layered", "rollouts", "frontier"]
 """How a manual deal is searched: ``solve``'s whole plan, only the exhaustive
-search (which proves losses), only the rollouts over the deal (which find
-hard wins and never prove a loss), or only the frontier proof (which proves
-losses and never finds a win)."""
+search (which proves losses), the same search layer by layer (the same
+positions in far less memory, for the largest proofs), only the rollouts
+over the deal (which find hard wins and never prove a loss), or only the
+frontier proof (which proves losses and never finds a win)."""
 SEARCHES: tuple[Search, ...] = get_args(Search)
+EXHAUSTIVE: tuple[Search, ...] = ("exhaustive", "layered")
+"""The searches that give the whole limit to the exhaustive search (no probes)."""
 SEEDED: tuple[Search, ...] = ("full", "rollouts")
 """The searches that play the rollouts, whose generator ``seed`` seeds and
 whose end searches ``end_nodes`` sizes."""
@@ -109,7 +112,8 @@ def solve_deal(task: Task) -> Record:
     """Solve one deal: ``task`` is (game, deal, mode, max_nodes, search, seed,
     end_nodes).  The per-deal JSON record says how it was searched where that
     is not ``solve``'s whole plan with its own seed: ``"probes": false`` for the
-    exhaustive search alone, ``"search": "rollouts"`` for the rollouts alone,
+    exhaustive search alone (and ``"search": "layered"`` where it went layer by
+    layer), ``"search": "rollouts"`` for the rollouts alone,
     ``"search": "frontier"`` for the frontier proof alone, ``"seed"`` for
     another seed of the rollouts and ``"end_nodes"`` for other end searches.
 
@@ -119,9 +123,10 @@ def solve_deal(task: Task) -> Record:
     result = solve(
         Position.start(game, deal, mode),
         max_nodes=max_nodes,
-        probe=search != "exhaustive",
+        probe=search not in EXHAUSTIVE,
         rollouts_only=search == "rollouts",
         frontier_only=search == "frontier",
+        layered=search == "layered",
         seed=seed,
         rollout_end_nodes=end_nodes,
     )
@@ -136,9 +141,9 @@ def solve_deal(task: Task) -> Record:
         "length": None if result.moves is None else len(result.moves),
         "max_nodes": max_nodes,
     }
-    if search == "exhaustive":
+    if search in EXHAUSTIVE:
         record["probes"] = False
-    elif search in ("rollouts", "frontier"):
+    if search in ("layered", "rollouts", "frontier"):
         record["search"] = search
     if result.test_states is not None:
         # The frontier proof's most states a position; records without it are
@@ -186,7 +191,7 @@ def searched(record: Record) -> tuple[Search, int | None, int | None]:
     """How a record's deal was searched, and with which seed and end searches
     of the rollouts."""
     if record.get("probes") is False:
-        return "exhaustive", None, None
+        return "layered" if record.get("search") == "layered" else "exhaustive", None, None
     if record.get("search") == "frontier":
         return "frontier", None, None
     search: Search = "rollouts" if record.get("search") == "rollouts" else "full"
@@ -205,14 +210,18 @@ def _retry(
     """Whether a stored "unknown" is worth this run's try: it was cut short by
     a smaller node limit than ``max_nodes``, or searched another way.
 
-    Only a full solve's unknown is not searched again exhaustively at the same
-    limit (the full solve ran that search too).
+    An unknown of a full solve or of either exhaustive search is not searched
+    again exhaustively at the same limit (they ran that search, on the same
+    positions), except layer by layer where it ran out of memory (which is
+    what the search by layers is for).
     """
     if record["verdict"] != "unknown":
         return False
     before = searched(record)
     now = (search, *((seed, end_nodes) if search in SEEDED else (None, None)))
-    if before != now and not (search == "exhaustive" and before[0] == "full"):
+    if search == "layered" and before[0] != "layered" and record.get("memory_full"):
+        return True
+    if before != now and not (search in EXHAUSTIVE and before[0] in ("full", *EXHAUSTIVE)):
         return True
     old = record.get("max_nodes")
     if not isinstance(old, int):
@@ -284,7 +293,9 @@ def run_stats(
     the address of a Dask scheduler to run on instead.  In manual mode
     ``search="exhaustive"`` gives the whole ``max_nodes`` to the exhaustive
     search (which is what proves a deal lost) and none to the probes (which
-    find the hard wins); ``search="rollouts"`` gives it all to the rollouts over
+    find the hard wins), and ``search="layered"`` to the same search taken
+    layer by layer (:func:`~intrigue.solver.dfs.layered_search`: the same
+    positions in far less memory, in either mode); ``search="rollouts"`` gives it all to the rollouts over
     the deal, whose generator ``seed`` seeds: a run with another seed plays
     other lines (``end_nodes``: the positions each rollout's end search may
     expand, for the searches that play rollouts); ``search="frontier"`` gives it all to the frontier proof
@@ -305,7 +316,7 @@ def run_stats(
         raise ValueError(
             f"end_nodes is for the searches that play the rollouts, not the {search} search"
         )
-    if search != "full" and deal_mode != "manual":
+    if search not in ("full", "layered") and deal_mode != "manual":
         raise DealModeError(
             f"the {search} search alone is for manual mode: an auto deal has no "
             "deal left to decide, and its full search is already exhaustive"
@@ -365,7 +376,7 @@ def run_stats(
         first=first,
         last=last,
         max_nodes=max_nodes,
-        probes=search != "exhaustive",
+        probes=search not in EXHAUSTIVE,
         search=search,
         seed=seed,
         end_nodes=end_nodes,

@@ -680,6 +680,430 @@ memory:
     return MEMORY;
 }
 
+/* ------------------------------------------------------------------ the search by layers */
+
+/* layered(): the same exhaustive search as search() -- the same moves, the
+ * same safe moves, the same keys, so on a lost position the same positions
+ * -- in another order, which needs far less memory.  Every move keeps a
+ * position's progress, the cards dealt plus the cards on the piles (a move
+ * between columns), or raises it (a deal or a card going up, and the safe
+ * moves after it).  So no position is met again once every position of
+ * lower progress has been expanded: the search expands the positions layer
+ * by layer in order of progress and frees each layer when it is done.  It
+ * holds the layer it expands and what has been reached above it, never the
+ * layers below, where the depth-first search holds every position it has
+ * met.  A position is kept as its key alone, and rebuilt from it to be
+ * expanded (rebuild()).
+ *
+ * The line of a win: each position of a layer remembers its entry, the
+ * first position of that layer on its way from the root (reached by a move
+ * that raised the progress; most positions of a layer are reached by moves
+ * between columns from fewer entries).  The entries go to a temporary file
+ * with the entry they came from.  Back from the won position's entry to the
+ * root they give a chain of positions, and a small depth-first search within
+ * each layer (reach()) finds the way from one to the next on the real
+ * position, so the line's column numbers are the searched position's. */
+
+#define LAYERS 256 /* progress is at most 104 dealt + 104 up */
+#define NO_ENTRY 0xFFFFFFFFu
+
+typedef struct {
+    Key key;
+    uint32_t entry;
+} Rec;
+
+typedef struct {
+    Key key;
+    uint32_t parent; /* the entry this one was reached from; NO_ENTRY at the root */
+} Entry;
+
+/* A layer's positions in the order they were reached (also the queue of the
+ * layer's expansion) and an index of them by open addressing: a slot holds a
+ * key's tag (high half) and its place + 1 (low half), so that probing reads
+ * the positions only where the tags agree. */
+typedef struct {
+    Rec *recs;
+    size_t n, room;
+    uint64_t *index;
+    size_t cap;
+} Layer;
+
+static void layer_free(Layer *layer) {
+    free(layer->recs);
+    free(layer->index);
+    memset(layer, 0, sizeof *layer);
+}
+
+static int layer_reindex(Layer *layer, size_t cap) {
+    if (!memory_allows(cap * sizeof(uint64_t))) return -1;
+    uint64_t *index = calloc(cap, sizeof(uint64_t));
+    if (!index) return -1;
+    for (size_t k = 0; k < layer->n; k++) {
+        const Key *key = &layer->recs[k].key;
+        size_t idx = slot_of(hash_key(key), cap);
+        while (index[idx])
+            if (++idx == cap) idx = 0;
+        index[idx] = (uint64_t)key->tag << 32 | (k + 1);
+    }
+    free(layer->index);
+    layer->index = index;
+    layer->cap = cap;
+    return 0;
+}
+
+/* 1 if the key (its hash h, its tag set) was new and is now in, with this
+ * entry; 0 if it was there; -1 out of memory. */
+static int layer_add(Layer *layer, const Key *key, uint64_t h, uint32_t entry) {
+    if (!layer->cap && layer_reindex(layer, 1024)) return -1;
+    size_t idx = slot_of(h, layer->cap);
+    for (uint64_t slot; (slot = layer->index[idx]);) {
+        if ((uint32_t)(slot >> 32) == key->tag && !memcmp(&layer->recs[(uint32_t)slot - 1].key, key, sizeof(Key)))
+            return 0;
+        if (++idx == layer->cap) idx = 0;
+    }
+    if (layer->n == layer->room) {
+        /* by halves, not doubling: the largest layers are most of the memory */
+        size_t room = layer->room ? layer->room + layer->room / 2 : 1024;
+        if (room > 0xFFFFFFFEu) room = 0xFFFFFFFEu;
+        if (room == layer->room || !memory_allows((room - layer->room) * sizeof(Rec))) return -1;
+        Rec *recs = realloc(layer->recs, room * sizeof(Rec));
+        if (!recs) return -1;
+        layer->recs = recs;
+        layer->room = room;
+    }
+    layer->recs[layer->n].key = *key;
+    layer->recs[layer->n].entry = entry;
+    layer->index[idx] = (uint64_t)key->tag << 32 | ++layer->n;
+    if (layer->n * 10 >= layer->cap * 7 && layer_reindex(layer, 2 * layer->cap)) return -1;
+    return 1;
+}
+
+/* What rebuild() needs besides a key: the root's column cards by type, and
+ * what dealing from the root's stock index to each k adds (cards onto the
+ * columns by type; the bases' counts). */
+typedef struct {
+    int in_columns[N_TYPES];
+    int dealt_types[MAXCARDS + 1][N_TYPES];
+    int dealt_counts[MAXCARDS + 1][CNT_SIZE];
+} Rebuild;
+
+static void rebuild_init(const State *root, Rebuild *rb) {
+    memset(rb, 0, sizeof *rb);
+    for (int i = 0; i < root->ncols; i++)
+        for (int h = 0; h < root->len[i]; h++) rb->in_columns[root->col[i][h]]++;
+    for (int k = root->dealt; k < root->n_order; k++) {
+        memcpy(rb->dealt_types[k + 1], rb->dealt_types[k], sizeof rb->dealt_types[k]);
+        memcpy(rb->dealt_counts[k + 1], rb->dealt_counts[k], sizeof rb->dealt_counts[k]);
+        int effect = root->deal_effect[k];
+        if (effect >= 0) rb->dealt_types[k + 1][effect]++;
+        if (effect <= -10) {
+            rb->dealt_counts[k + 1][BASES]++;
+            rb->dealt_counts[k + 1][BASES_OF_SUIT - 10 - effect]++;
+        }
+    }
+}
+
+/* The position of `key` into w (a copy of the root but for its log): the
+ * columns from the trie, in the order play() keeps them (the newest last);
+ * the pile counts from the cards that left the columns since the root.  A
+ * key stands for every position it merges, and expanding any one of them
+ * reaches the same keys (docs/solver.md, "Equivalences"). */
+static void rebuild(const State *root, const Rebuild *rb, const Key *key, State *w) {
+    const Trie *trie = root->trie;
+    int dealt = root->manual ? (int)key->dealt : root->dealt;
+    uint32_t ids[MAXCOLS];
+    int n = 0;
+    for (int i = 0; i < MAXCOLS; i++)
+        if (key->col[i] != NO_COLUMN) ids[n++] = key->col[i];
+    if (root->symmetry && dealt < root->n_order && n) {
+        uint32_t newest = ids[0]; /* make_key put it first */
+        memmove(ids, ids + 1, (size_t)(n - 1) * sizeof(uint32_t));
+        ids[n - 1] = newest;
+    }
+    /* Positions expanded one after the other share most columns (siblings
+     * differ in two): copy those from w's last position rather than walk the
+     * trie, whose nodes lie all over memory. */
+    int old_n = w->ncols, old_len[MAXCOLS], have[N_TYPES] = {0};
+    uint32_t old_ids[MAXCOLS];
+    uint8_t old_col[MAXCOLS][MAXCARDS];
+    memcpy(old_ids, w->cid, sizeof old_ids);
+    memcpy(old_len, w->len, sizeof old_len);
+    for (int i = 0; i < old_n; i++) memcpy(old_col[i], w->col[i], (size_t)old_len[i]);
+    w->ncols = n;
+    for (int i = 0; i < n; i++) {
+        int len = -1;
+        for (int j = 0; j < old_n; j++) {
+            if (old_ids[j] == ids[i]) {
+                len = old_len[j];
+                memcpy(w->col[i], old_col[j], (size_t)len);
+                break;
+            }
+        }
+        if (len < 0) {
+            len = 0;
+            for (uint32_t id = ids[i]; id; id = trie->parent[id]) len++;
+            int h = len;
+            for (uint32_t id = ids[i]; id; id = trie->parent[id]) w->col[i][--h] = trie->last[id];
+        }
+        for (int h = 0; h < len; h++) have[w->col[i][h]]++;
+        w->len[i] = len;
+        w->cid[i] = ids[i];
+    }
+    w->dealt = dealt;
+    w->on = root->on;
+    for (int c = 0; c < CNT_SIZE; c++) w->cnt[c] = root->cnt[c] + rb->dealt_counts[dealt][c];
+    for (int t = 1; t < N_TYPES; t++) {
+        int up = rb->in_columns[t] + rb->dealt_types[dealt][t] - have[t];
+        w->cnt[t] += up;
+        if (t > 13) w->cnt[w->rank_of_type[t]] += up;
+        w->on += up;
+    }
+    w->nlog = 0;
+}
+
+static inline int same_position(const Key *a, const Key *b) {
+    return !memcmp(a->col, b->col, sizeof a->col) && a->dealt == b->dealt;
+}
+
+/* From s, by moves that keep its progress, then one move: the position of
+ * `target` (a key), or with target NULL a won position.  Found: 1, with s
+ * there (its log holds the way); not found: 0, s as it was; -1 out of memory. */
+static int reach(State *s, const Key *target, int safe) {
+    int progress = s->dealt + s->on, found = 0;
+    Table *table = malloc(sizeof(Table));
+    size_t depth = 0, room = 256;
+    Frame *stack = malloc(room * sizeof(Frame));
+    Key key;
+    if (!table || !stack || table_init(table)) {
+        free(stack);
+        free(table);
+        return -1;
+    }
+    make_key(s, s->cid, &key);
+    if (table_add(table, &key) < 0) goto memory;
+    stack[0].n = (uint8_t)gen_moves(s, stack[0].moves);
+    stack[0].k = 0;
+    stack[0].mark = s->nlog;
+    depth = 1;
+    while (depth) {
+        Frame *f = &stack[depth - 1];
+        if (f->k == f->n) {
+            undo_to(s, f->mark);
+            depth--;
+            continue;
+        }
+        int move = f->moves[f->k++];
+        size_t mark = s->nlog;
+        if (play(s, move) || (safe && play_safe_after(s, move))) goto memory;
+        if (!target && s->on == s->goal) {
+            found = 1;
+            break;
+        }
+        make_key(s, s->cid, &key);
+        if (s->dealt + s->on != progress) {
+            if (target && same_position(&key, target)) {
+                found = 1;
+                break;
+            }
+            undo_to(s, mark);
+            continue;
+        }
+        int added = table_add(table, &key);
+        if (added < 0) goto memory;
+        if (!added) {
+            undo_to(s, mark);
+            continue;
+        }
+        if (depth == room) {
+            Frame *p = realloc(stack, 2 * room * sizeof(Frame));
+            if (!p) goto memory;
+            stack = p;
+            room *= 2;
+        }
+        Frame *c = &stack[depth++];
+        c->n = (uint8_t)gen_moves(s, c->moves);
+        c->k = 0;
+        c->mark = mark;
+    }
+    free(stack);
+    table_free(table);
+    free(table);
+    return found;
+memory:
+    free(stack);
+    table_free(table);
+    free(table);
+    return -1;
+}
+
+/* The line from the root s to a won position, by the entries (the file) back
+ * from `entry`, the one of the won position's layer: WON with s there, or
+ * MEMORY, or FAILED (*why says what went wrong, with the GIL released). */
+static int replay_entries(State *s, FILE *entries, uint32_t entry, int safe, const char **why) {
+    size_t n = 0, room = 64;
+    Entry *chain = malloc(room * sizeof(Entry));
+    if (!chain) return MEMORY;
+    for (uint32_t at = entry; at != NO_ENTRY; at = chain[n - 1].parent) {
+        if (n == room) {
+            Entry *p = realloc(chain, 2 * room * sizeof(Entry));
+            if (!p) {
+                free(chain);
+                return MEMORY;
+            }
+            chain = p;
+            room *= 2;
+        }
+        if (fseeko(entries, (off_t)at * (off_t)sizeof(Entry), SEEK_SET) || fread(&chain[n++], sizeof(Entry), 1, entries) != 1) {
+            free(chain);
+            *why = "the search by layers could not read back its temporary file";
+            return FAILED;
+        }
+    }
+    /* chain[n - 1] is the root, where s is. */
+    int result = WON;
+    for (size_t k = n - 1; k-- > 0 && result == WON;) {
+        int r = reach(s, &chain[k].key, safe);
+        if (r < 0) result = MEMORY;
+        if (r == 0) {
+            result = FAILED;
+            *why = "the search by layers lost the way between two of its layers (a bug)";
+        }
+    }
+    if (result == WON) {
+        int r = reach(s, NULL, safe);
+        if (r < 0) result = MEMORY;
+        if (r == 0) {
+            result = FAILED;
+            *why = "the search by layers lost the way to its won position (a bug)";
+        }
+    }
+    free(chain);
+    return result;
+}
+
+/* search()'s verdicts, nodes and best, layer by layer (above); a won line
+ * is left in s's log as search() leaves it.  FAILED: a Python exception is
+ * set, or *why says what failed (with the GIL held again). */
+static int layered(State *s, Limits *lim, const char **why) {
+    enum { GOING = -1 };
+    int safe = lim->safe_moves, result = GOING;
+    uint32_t won_entry = NO_ENTRY, nentries = 0;
+    *why = NULL;
+    lim->nodes = 0;
+    lim->best = s->on;
+    if (safe && play_safe(s)) return MEMORY;
+    lim->best = s->on;
+    lim->nodes = 1;
+    if (s->on == s->goal) return WON;
+    Layer *layers = calloc(LAYERS, sizeof(Layer));
+    Rebuild *rb = malloc(sizeof(Rebuild));
+    FILE *entries = tmpfile();
+    State w = *s;
+    w.log = NULL;
+    w.nlog = w.caplog = 0;
+    w.ncols = 0; /* rebuild() copies no column from it */
+    Entry root = {.parent = NO_ENTRY};
+    make_key(s, s->cid, &root.key);
+    uint64_t root_hash = hash_key(&root.key);
+    root.key.tag = (uint32_t)root_hash | 1;
+    int first = s->dealt + s->on;
+    if (!layers || !rb || layer_add(&layers[first], &root.key, root_hash, 0) < 0) {
+        result = MEMORY;
+    } else if (!entries || fwrite(&root, sizeof root, 1, entries) != 1) {
+        *why = "the search by layers could not write its temporary file";
+        result = FAILED;
+    }
+    if (result != GOING) goto done;
+    nentries = 1;
+    rebuild_init(s, rb);
+    PyThreadState *ts = PyEval_SaveThread();
+    for (int p = first; p < LAYERS && result == GOING; p++) {
+        Layer *layer = &layers[p];
+        for (size_t i = 0; i < layer->n && result == GOING; i++) {
+            Key here = layer->recs[i].key; /* the layer moves as it grows */
+            uint32_t entry = layer->recs[i].entry;
+            rebuild(s, rb, &here, &w);
+            uint8_t moves[MAXMOVES];
+            int nmoves = gen_moves(&w, moves);
+            for (int k = 0; k < nmoves && result == GOING; k++) {
+                int move = moves[k];
+                Entry next = {.parent = entry};
+                /* A column move with no safe move after it keeps the progress:
+                 * its key without playing it, as search() does. */
+                int fast = move >= COLUMN_MOVE ? key_after(&w, move, safe, &next.key) : 0;
+                if (fast < 0) {
+                    result = MEMORY;
+                    break;
+                }
+                int on = w.on, q = p;
+                if (!fast) {
+                    if (play(&w, move) || (safe && play_safe_after(&w, move))) {
+                        result = MEMORY;
+                        break;
+                    }
+                    if (w.on == w.goal) {
+                        won_entry = entry;
+                        result = WON;
+                        break;
+                    }
+                    make_key(&w, w.cid, &next.key);
+                    on = w.on;
+                    q = w.dealt + w.on;
+                    undo_to(&w, 0);
+                }
+                if (q >= LAYERS) {
+                    *why = "the search by layers met more progress than a game holds (a malformed state)";
+                    result = FAILED;
+                    break;
+                }
+                uint64_t h = hash_key(&next.key);
+                next.key.tag = (uint32_t)h | 1;
+                int added = layer_add(&layers[q], &next.key, h, q == p ? entry : nentries);
+                if (added < 0 || (added && q != p && nentries == NO_ENTRY - 1)) {
+                    result = MEMORY;
+                    break;
+                }
+                if (!added) continue;
+                if (q != p) {
+                    if (fwrite(&next, sizeof next, 1, entries) != 1) {
+                        *why = "the search by layers could not write its temporary file (is the disk full?)";
+                        result = FAILED;
+                        break;
+                    }
+                    nentries++;
+                }
+                lim->nodes++;
+                if (on > lim->best) lim->best = on;
+                if (lim->nodes >= lim->limit) {
+                    result = UNKNOWN;
+                    break;
+                }
+                if (!(lim->nodes & (PROGRESS_EVERY - 1))) {
+                    int stop = checkpoint(lim, &ts);
+                    if (stop) result = stop > 0 ? UNKNOWN : FAILED; /* FAILED: an exception is set */
+                }
+            }
+        }
+        layer_free(layer);
+    }
+    for (int p = 0; p < LAYERS; p++) layer_free(&layers[p]);
+    if (result == GOING) result = LOST;
+    if (result == WON) {
+        fflush(entries);
+        result = replay_entries(s, entries, won_entry, safe, why);
+        if (result == WON) lim->best = s->on;
+    }
+    PyEval_RestoreThread(ts);
+done:
+    if (layers)
+        for (int p = 0; p < LAYERS; p++) layer_free(&layers[p]);
+    free(layers);
+    free(rb);
+    free(w.log);
+    if (entries) fclose(entries);
+    return result;
+}
+
 /* ------------------------------------------------------------------ Python glue */
 
 /* Every int read from the state lies in [lo, hi]: the search indexes arrays
@@ -854,25 +1278,28 @@ static PyObject *int_list(const int *values, size_t n) {
     return list;
 }
 
-/* Search from the loaded state, then free the trie and the log.  Returns the
- * line (the whole log as ints) on WON, None otherwise, NULL on an error; the
- * verdict goes to *result. */
-static PyObject *search_line(State *s, Limits *lim, Trie *trie, int *result) {
-    *result = search(s, lim);
+/* Search from the loaded state (depth first, or layer by layer), then free
+ * the trie and the log.  Returns the line (the whole log as ints) on WON,
+ * None otherwise, NULL on an error; the verdict goes to *result. */
+static PyObject *search_line(State *s, Limits *lim, Trie *trie, int by_layers, int *result) {
+    const char *why = NULL;
+    *result = by_layers ? layered(s, lim, &why) : search(s, lim);
     trie_free(trie);
     PyObject *line = NULL;
     if (*result == WON)
         line = int_list(s->log, s->nlog);
     else if (*result != FAILED)
         line = Py_NewRef(Py_None);
+    else if (why)
+        PyErr_SetString(PyExc_OSError, why);
     free(s->log);
     return line;
 }
 
 static const char *verdict_names[] = {"won", "lost", "unknown", "memory"};
 
-static PyObject *core_search(PyObject *self, PyObject *args, PyObject *kwargs) {
-    (void)self;
+/* search() or layered() on the arguments of _core.search. */
+static PyObject *run_search(PyObject *args, PyObject *kwargs, int by_layers) {
     static char *kwlist[] = {"state", "max_nodes", "deadline", "on_progress", "safe_moves", NULL};
     PyObject *obj, *max_nodes = Py_None, *deadline = Py_None, *on_progress = Py_None;
     int safe_moves = 1;
@@ -893,10 +1320,26 @@ static PyObject *core_search(PyObject *self, PyObject *args, PyObject *kwargs) {
         trie_free(&trie);
         return NULL;
     }
+    if (by_layers && (s.on < 0 || s.dealt + s.on >= LAYERS)) {
+        trie_free(&trie);
+        PyErr_Format(PyExc_ValueError, "on: %d cards up with %d dealt is more progress than a game holds", s.on,
+                     s.dealt);
+        return NULL;
+    }
     int result;
-    PyObject *line = search_line(&s, &lim, &trie, &result);
+    PyObject *line = search_line(&s, &lim, &trie, by_layers, &result);
     if (!line) return NULL;
     return Py_BuildValue("sLiN", verdict_names[result], lim.nodes, lim.best, line);
+}
+
+static PyObject *core_search(PyObject *self, PyObject *args, PyObject *kwargs) {
+    (void)self;
+    return run_search(args, kwargs, 0);
+}
+
+static PyObject *core_layered(PyObject *self, PyObject *args, PyObject *kwargs) {
+    (void)self;
+    return run_search(args, kwargs, 1);
 }
 
 /* ------------------------------------------------------------------ the hold-back probe */
@@ -1038,7 +1481,7 @@ static PyObject *core_hold_back(PyObject *self, PyObject *args, PyObject *kwargs
     }
     long long dealing = (long long)s.nlog;
     int result;
-    PyObject *line = search_line(&s, &lim, &trie, &result);
+    PyObject *line = search_line(&s, &lim, &trie, 0, &result);
     if (!line) return NULL;
     if (result == MEMORY) { /* a try's small search: the machine itself is full */
         Py_DECREF(line);
@@ -1464,6 +1907,10 @@ static PyMethodDef methods[] = {
      "search(state, max_nodes=None, deadline=None, on_progress=None, safe_moves=True)\n"
      "-> (verdict, nodes, best, ops or None): search.py's depth-first search, compiled; verdict\n"
      "'memory' where its tables would not fit in the memory left (dfs.OutOfMemory)."},
+    {"layered", (PyCFunction)(void (*)(void))core_layered, METH_VARARGS | METH_KEYWORDS,
+     "layered(state, max_nodes=None, deadline=None, on_progress=None, safe_moves=True)\n"
+     "-> (verdict, nodes, best, ops or None): search() layer by layer of progress (cards dealt plus\n"
+     "cards up), holding only the layer it expands and those above: the same positions, less memory."},
     {"hold_back", (PyCFunction)(void (*)(void))core_hold_back, METH_VARARGS | METH_KEYWORDS,
      "hold_back(state, origins, held, newest_first=False, max_nodes=None, deadline=None, safe_moves=True)\n"
      "-> (verdict, nodes, best, sent, dealing, ops or None): search.py's deal_holding_back from state\n"

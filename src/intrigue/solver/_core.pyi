@@ -10,6 +10,13 @@ def search(
     on_progress: Callable[[int], None] | None = None,
     safe_moves: bool = True,
 ) -> tuple[Literal["won", "lost", "unknown", "memory"], int, int, list[int] | None]: ...
+def layered(
+    state: SearchState,
+    max_nodes: int | None = None,
+    deadline: float | None = None,
+    on_progress: Callable[[int], None] | None = None,
+    safe_moves: bool = True,
+) -> tuple[Literal["won", "lost", "unknown", "memory"], int, int, list[int] | None]: ...
 def hold_back(
     state: SearchState,
     origins: Sequence[Sequence[int]],

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Literal
+from typing import Literal, cast
 
 from intrigue.solver.state import COLUMN_MOVE, SearchState, op_code
 
@@ -61,10 +61,50 @@ def search(
     """
     if not NATIVE:
         return python_search(state, max_nodes, deadline, on_progress, safe_moves)
-    found, nodes, best, ops = _core.search(state, max_nodes, deadline, on_progress, safe_moves)
+    return _compiled(_core.search, state, max_nodes, deadline, on_progress, safe_moves)
+
+
+def layered_search(
+    state: SearchState,
+    max_nodes: int | None,
+    deadline: float | None,
+    on_progress: Callable[[int], None] | None,
+    safe_moves: bool,
+) -> tuple[Verdict, int, int]:
+    """:func:`search`, layer by layer: the same positions, in far less memory.
+
+    Every move keeps a position's *progress* (cards dealt plus cards on the
+    piles: a move between columns) or raises it (a deal, a card going up), so
+    once every position of lower progress has been expanded none is met
+    again.  The compiled search (``_core.layered``) expands the positions in
+    order of progress and frees each layer when it is done: on a lost position
+    it expands exactly the positions :func:`search` does (same count, same
+    ``best``) while holding about a tenth of them.  A win is found only when
+    the search gets there, after every position of lower progress, so this is
+    the search for proving losses (``docs/solver.md``, "The search by layers").
+    Where the compiled search is not built, :func:`python_search` runs instead.
+
+    Raises:
+        OutOfMemory: where even a layer outgrew the memory left.
+        OSError: where its temporary file (the way back to a win) cannot be written.
+    """
+    if not NATIVE:
+        return python_search(state, max_nodes, deadline, on_progress, safe_moves)
+    return _compiled(_core.layered, state, max_nodes, deadline, on_progress, safe_moves)
+
+
+def _compiled(
+    run: Callable[..., tuple[str, int, int, list[int] | None]],
+    state: SearchState,
+    max_nodes: int | None,
+    deadline: float | None,
+    on_progress: Callable[[int], None] | None,
+    safe_moves: bool,
+) -> tuple[Verdict, int, int]:
+    found, nodes, best, ops = run(state, max_nodes, deadline, on_progress, safe_moves)
     if found == "memory":
         raise OutOfMemory(nodes, best)
-    verdict: Verdict = found
+    verdict = cast(Verdict, found)
     for op in ops or ():
         state.play(op_code(op))
     return verdict, nodes, best

@@ -38,6 +38,7 @@ from intrigue.game import Game
 from intrigue.notation import Move
 from intrigue.position import Position
 from intrigue.solver.dfs import NATIVE, OutOfMemory, Verdict
+from intrigue.solver.dfs import layered_search as _layered_search
 from intrigue.solver.dfs import python_search as _python_search
 from intrigue.solver.dfs import search as _search
 from intrigue.solver.frontier import frontier_proof
@@ -177,6 +178,7 @@ def solve(
     rank_projection: bool = True,
     rollouts_only: bool = False,
     frontier_only: bool = False,
+    layered: bool = False,
     seed: int = SEED,
     rollout_end_nodes: int = ROLLOUT_END_NODES,
     native: bool = True,
@@ -197,6 +199,9 @@ def solve(
     "won" or "unknown"), whose generator ``seed`` seeds and whose end searches may
     each expand ``rollout_end_nodes`` positions; ``frontier_only`` gives it to
     the frontier proof (:mod:`intrigue.solver.frontier`; then "lost" or "unknown").
+    ``layered`` runs the exhaustive search layer by layer of progress
+    (:func:`~intrigue.solver.dfs.layered_search`: the same positions in far less
+    memory, a win found only at the end), for proving losses with ``probe=False``.
     ``native=False`` runs the pure-Python search and column test even where the
     compiled ones are built (the same positions and states).  "lost" is returned only after an exhaustive search
     or a proof by the column test, the rank projection or the frontier proof, "unknown" only when
@@ -253,13 +258,14 @@ def solve(
         )
 
     def plain_search(
-        state: SearchState, budget: int | None, offset: int
+        state: SearchState, budget: int | None, offset: int, by_layers: bool = False
     ) -> tuple[Verdict, int, int]:
         # The exact search; where it outgrows the memory left, "unknown" as
         # at any other limit, and the plan goes on (the probes' searches are small).
         nonlocal memory_full
+        run = _layered_search if by_layers and native else search
         try:
-            return search(state, budget, deadline, progress_from(offset), safe_moves)
+            return run(state, budget, deadline, progress_from(offset), safe_moves)
         except OutOfMemory as full:
             memory_full = True
             return "unknown", full.nodes, full.best
@@ -365,7 +371,7 @@ def solve(
             return finish("unknown", None)  # the relaxed proofs ran before the probes
         state = SearchState(position, tables, **options)
         rest = None if max_nodes is None else max(1, max_nodes - used)
-        verdict, nodes, seen = plain_search(state, rest, used)
+        verdict, nodes, seen = plain_search(state, rest, used, layered)
         used += nodes
         if verdict == "lost":
             best = seen  # exhaustive: exactly the most cards that can go up

@@ -1,0 +1,202 @@
+"""The search by layers (``dfs.layered_search``, ``_core.layered``).
+
+It is the exhaustive search in another order: the same moves, safe moves and
+keys, expanded layer by layer of progress (cards dealt plus cards up).  So on
+a lost position it must expand exactly the positions the depth-first search
+expands (same count, same most cards up), it must never call a position lost
+that the depth-first search can win, and every win it returns must replay
+through the engine (``solve`` replays it, and raises if it does not).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from capped import needs_proc, run_capped
+from intrigue.cli import main
+from intrigue.position import Position
+from intrigue.solver import solve
+from intrigue.solver.dfs import NATIVE, layered_search, search
+from intrigue.solver.rules import tables_for
+from intrigue.solver.state import SearchState
+from intrigue.stats import _retry, run_stats
+from play import SHORTCUT_SETTINGS, positions, small_deals
+from test_solver import brute_force
+
+needs_core = pytest.mark.skipif(not NATIVE, reason="the compiled search is not built")
+
+EXACT = {"probe": False, "column_test": False, "rank_projection": False}
+"""``solve`` keywords: the exhaustive search alone, so that only it decides."""
+
+
+def state_of(position: Position, **options: bool) -> SearchState:
+    return SearchState(position, tables_for(position.variant), **options)
+
+
+@needs_core
+@given(positions, st.sampled_from(SHORTCUT_SETTINGS), st.integers(1, 3000))
+def test_it_expands_the_positions_of_the_depth_first_search(
+    position: Position, flags: dict[str, bool], budget: int
+) -> None:
+    flags = {**flags, **EXACT}
+    depth_first = solve(position, max_nodes=budget, **flags)  # type: ignore[arg-type]
+    by_layers = solve(position, max_nodes=budget, layered=True, **flags)  # type: ignore[arg-type]
+    assert (depth_first.verdict == "lost") == (by_layers.verdict == "lost")
+    if depth_first.verdict == "lost":
+        assert (by_layers.nodes, by_layers.best) == (depth_first.nodes, depth_first.best)
+    if "unknown" not in (depth_first.verdict, by_layers.verdict):
+        assert by_layers.verdict == depth_first.verdict
+    if by_layers.verdict == "unknown":
+        assert by_layers.nodes == max(budget, 2)  # the root, and at least one move
+    if by_layers.verdict == "won":
+        # solve replayed the line through the engine; it ends with every card up
+        assert by_layers.moves is not None and by_layers.best == state_of(position).goal
+
+
+@needs_core
+@settings(max_examples=150)
+@given(small_deals())
+def test_on_small_deals_it_agrees_with_the_brute_force(position: Position) -> None:
+    truth = brute_force(position)
+    result = solve(position, max_nodes=None, layered=True, **EXACT)  # type: ignore[arg-type]
+    assert result.verdict == truth
+    if truth == "won":
+        assert result.moves is not None  # replayed by solve
+
+
+@needs_core
+@pytest.mark.parametrize(("game", "deal"), [("faerie-queen", 7228), ("glencoe", 915)])
+def test_a_real_lost_deal_expands_the_same_positions(game: str, deal: int) -> None:
+    position = Position.start(game, deal, "manual")
+    depth_first = search(state_of(position), None, None, None, True)
+    by_layers = layered_search(state_of(position), None, None, None, True)
+    assert depth_first[0] == "lost"
+    assert by_layers == depth_first
+
+
+@needs_core
+def test_a_win_found_by_layers_is_a_real_line() -> None:
+    # Won auto deals (the depth-first search wins them) are small searches:
+    # the layers get to the end of each.
+    won = {"intrigue": (1, 2, 3), "glencoe": (3, 4), "salic-law": (1, 5), "faerie-queen": (9, 1)}
+    for game, deals in won.items():
+        for deal in deals:
+            position = Position.start(game, deal)
+            state = state_of(position)
+            verdict, _, best = layered_search(state, 2_000_000, None, None, True)
+            assert verdict == "won" and best == state.goal, (game, deal)
+            result = solve(position, max_nodes=2_000_000, layered=True, **EXACT)  # type: ignore[arg-type]
+            assert result.verdict == "won" and result.moves is not None
+
+
+@needs_core
+def test_limits_and_progress() -> None:
+    position = Position.start("faerie-queen", 2493, "manual")  # lost after 3 215 994 positions
+    seen: list[int] = []
+    verdict, nodes, _ = layered_search(state_of(position), 20_000, None, seen.append, True)
+    assert (verdict, nodes) == ("unknown", 20_000)
+    assert seen == [4096, 8192, 12288, 16384]
+    assert layered_search(state_of(position), None, 0.0, None, True)[0] == "unknown"
+
+    class Stop(Exception):
+        pass
+
+    def stop(nodes: int) -> None:
+        raise Stop(nodes)
+
+    with pytest.raises(Stop):
+        layered_search(state_of(position), None, None, stop, True)
+
+
+@needs_core
+def test_a_state_with_impossible_progress_raises() -> None:
+    from types import SimpleNamespace
+
+    from intrigue.solver import _core
+
+    state = state_of(Position.start("faerie-queen", 1, "manual"))
+    fields = {name: getattr(state, name) for name in vars(state)}
+    for on in (-5, 300):
+        with pytest.raises(ValueError, match="more progress than a game holds"):
+            _core.layered(SimpleNamespace(**{**fields, "on": on}), 100)
+
+
+@needs_core
+@needs_proc
+def test_it_proves_a_loss_in_the_memory_the_depth_first_search_runs_out_of() -> None:
+    # Faerie Queen 2493's depth-first search needs a table of 2^22 positions
+    # (168 MB) to finish; with 150 MB more than the process has it stops with
+    # "memory".  Layer by layer the same 3 215 994 positions fit.
+    code = """
+        from intrigue.position import Position
+        from intrigue.solver import _core
+        from intrigue.solver.rules import tables_for
+        from intrigue.solver.state import SearchState
+
+        position = Position.start("faerie-queen", 2493, "manual")
+        state = SearchState(position, tables_for(position.variant))
+        cap_memory(150)
+        print(_core.search(state, 10**9)[0])
+        print(_core.layered(state, 10**9)[:3])
+    """
+    done = run_capped(code, timeout=300)
+    assert done.stdout.split("\n")[:2] == ["memory", "('lost', 3215994, 26)"], done.stderr
+
+
+@needs_core
+@needs_proc
+def test_a_layer_that_outgrows_memory_stops_and_says_so() -> None:
+    code = """
+        from intrigue.position import Position
+        from intrigue.solver import solve
+        from intrigue.solver.dfs import OutOfMemory, layered_search
+        from intrigue.solver.rules import tables_for
+        from intrigue.solver.state import SearchState
+
+        position = Position.start("faerie-queen", 2493, "manual")
+        cap_memory(40)
+        try:
+            layered_search(SearchState(position, tables_for(position.variant)), 10**9, None, None, True)
+        except OutOfMemory as full:
+            print("OutOfMemory", 0 < full.nodes < 3215994)
+        result = solve(position, max_nodes=10**9, probe=False, layered=True, column_test=False)
+        print(result.verdict, result.memory_full)
+    """
+    done = run_capped(code, timeout=300)
+    assert done.stdout.split("\n")[:2] == ["OutOfMemory True", "unknown True"], done.stderr
+
+
+def test_stats_records_the_search_by_layers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "runs.jsonl"
+    argv = ["stats", "--game", "faerie-queen", "--mode", "manual", "--deals", "7228"]
+    argv += ["--jobs", "1", "--max-nodes", "2000000", "--out", str(out), "--layered", "--json"]
+    assert main(argv) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert (summary["lost"], summary["search"], summary["probes"]) == (1, "layered", False)
+    (record,) = map(json.loads, out.read_text().splitlines())
+    assert record["search"] == "layered" and record["probes"] is False
+    assert record["verdict"] == "lost" and record["nodes"] == 840_033
+    # auto mode too (the exhaustive search alone is for manual mode only)
+    auto = run_stats("salic-law", 2, 2, jobs=1, max_nodes=2_000_000, search="layered")
+    assert auto["lost"] == 1
+
+
+def test_which_unknowns_the_search_by_layers_tries_again() -> None:
+    def unknown(**fields: object) -> dict[str, object]:
+        return {"verdict": "unknown", "max_nodes": 1000, "probes": False, **fields}
+
+    # the depth-first search ran out of memory: the layers may fit
+    assert _retry(unknown(memory_full=True), 1000, "layered", 1, 500)
+    # it stopped at the limit: the layers would stop there too
+    assert not _retry(unknown(), 1000, "layered", 1, 500)
+    assert _retry(unknown(), 2000, "layered", 1, 500)
+    # and back: the same positions
+    assert not _retry(unknown(search="layered"), 1000, "exhaustive", 1, 500)
+    assert not _retry(unknown(search="layered", memory_full=True), 1000, "layered", 1, 500)
