@@ -95,6 +95,25 @@ def test_a_win_found_by_layers_is_a_real_line() -> None:
 
 
 @needs_core
+def test_a_win_without_its_way_back_is_looked_for_depth_first() -> None:
+    # Where the disk runs short the layers stop keeping their entries; a win
+    # found after that comes back without a line (trace=False: from the start),
+    # and layered_search finds the line depth first.
+    from intrigue.solver import _core
+
+    position = Position.start("faerie-queen", 9)
+    verdict, nodes, best, ops = _core.layered(state_of(position), 2_000_000, trace=False)
+    assert (verdict, ops) == ("won", None) and best == state_of(position).goal
+    state = state_of(position)
+    found = layered_search(state, 2_000_000, None, None, True, trace=False)
+    assert found[0] == "won" and found[1] > nodes
+    assert state.on == state.goal  # the line is played on the state
+    # with too little left of the limit to find it again: unknown, never an unproved win
+    short = layered_search(state_of(position), nodes + 1, None, None, True, trace=False)
+    assert short[0] == "unknown" and short[1] > nodes
+
+
+@needs_core
 def test_limits_and_progress() -> None:
     position = Position.start("faerie-queen", 2493, "manual")  # lost after 3 215 994 positions
     seen: list[int] = []

@@ -28,6 +28,7 @@
 #include <Python.h>
 #include <math.h>
 #include <stdint.h>
+#include <sys/statvfs.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -546,6 +547,8 @@ typedef struct {
     int safe_moves;
     long long nodes;
     int best;
+    int trace;    /* layered(): keep the way back to a win (its entries file) */
+    int untraced; /* layered(): won, but the way back was not kept */
 } Limits;
 
 /* Take the GIL back for the deadline, progress and Ctrl-C; 1 to stop
@@ -702,7 +705,11 @@ memory:
  * with the entry they came from.  Back from the won position's entry to the
  * root they give a chain of positions, and a small depth-first search within
  * each layer (reach()) finds the way from one to the next on the real
- * position, so the line's column numbers are the searched position's. */
+ * position, so the line's column numbers are the searched position's.  The
+ * file takes 44 bytes an entry, and in a game played mostly by deals nearly
+ * every position is an entry: it stops growing where the disk would be left
+ * short (disk_allows), and a win found after that has no way back
+ * (lim->untraced; dfs.layered_search then looks for the line depth first). */
 
 #define LAYERS 256 /* progress is at most 104 dealt + 104 up */
 #define NO_ENTRY 0xFFFFFFFFu
@@ -981,23 +988,37 @@ static int replay_entries(State *s, FILE *entries, uint32_t entry, int safe, con
     return result;
 }
 
+/* Whether the entries file may grow by another ENTRIES_CHECK entries: the
+ * disk it is on keeps a twentieth of itself free, and at least 2 GiB. */
+#define ENTRIES_CHECK (1u << 20)
+static int disk_allows(FILE *file) {
+    struct statvfs vfs;
+    if (fstatvfs(fileno(file), &vfs)) return 0;
+    unsigned long long block = vfs.f_frsize ? vfs.f_frsize : vfs.f_bsize;
+    unsigned long long free_bytes = (unsigned long long)vfs.f_bavail * block;
+    unsigned long long total = (unsigned long long)vfs.f_blocks * block;
+    unsigned long long reserve = total / 20 > (2ULL << 30) ? total / 20 : 2ULL << 30;
+    return free_bytes >= reserve + (unsigned long long)ENTRIES_CHECK * sizeof(Entry);
+}
+
 /* search()'s verdicts, nodes and best, layer by layer (above); a won line
  * is left in s's log as search() leaves it.  FAILED: a Python exception is
  * set, or *why says what failed (with the GIL held again). */
 static int layered(State *s, Limits *lim, const char **why) {
     enum { GOING = -1 };
-    int safe = lim->safe_moves, result = GOING;
+    int safe = lim->safe_moves, result = GOING, tracing = lim->trace;
     uint32_t won_entry = NO_ENTRY, nentries = 0;
     *why = NULL;
     lim->nodes = 0;
     lim->best = s->on;
+    lim->untraced = 0;
     if (safe && play_safe(s)) return MEMORY;
     lim->best = s->on;
     lim->nodes = 1;
     if (s->on == s->goal) return WON;
     Layer *layers = calloc(LAYERS, sizeof(Layer));
     Rebuild *rb = malloc(sizeof(Rebuild));
-    FILE *entries = tmpfile();
+    FILE *entries = lim->trace ? tmpfile() : NULL;
     State w = *s;
     w.log = NULL;
     w.nlog = w.caplog = 0;
@@ -1007,9 +1028,9 @@ static int layered(State *s, Limits *lim, const char **why) {
     uint64_t root_hash = hash_key(&root.key);
     root.key.tag = (uint32_t)root_hash | 1;
     int first = s->dealt + s->on;
-    if (!layers || !rb || layer_add(&layers[first], &root.key, root_hash, 0) < 0) {
+    if (!layers || !rb || layer_add(&layers[first], &root.key, root_hash, tracing ? 0 : NO_ENTRY) < 0) {
         result = MEMORY;
-    } else if (!entries || fwrite(&root, sizeof root, 1, entries) != 1) {
+    } else if (tracing && (!entries || fwrite(&root, sizeof root, 1, entries) != 1)) {
         *why = "the search by layers could not write its temporary file";
         result = FAILED;
     }
@@ -1058,15 +1079,18 @@ static int layered(State *s, Limits *lim, const char **why) {
                 }
                 uint64_t h = hash_key(&next.key);
                 next.key.tag = (uint32_t)h | 1;
-                int added = layer_add(&layers[q], &next.key, h, q == p ? entry : nentries);
-                if (added < 0 || (added && q != p && nentries == NO_ENTRY - 1)) {
+                if (tracing && q != p && (nentries == NO_ENTRY - 1 || (!(nentries % ENTRIES_CHECK) && !disk_allows(entries))))
+                    tracing = 0; /* no more entries: a win found now has no way back */
+                uint32_t its_entry = q == p ? entry : tracing ? nentries : NO_ENTRY;
+                int added = layer_add(&layers[q], &next.key, h, its_entry);
+                if (added < 0) {
                     result = MEMORY;
                     break;
                 }
                 if (!added) continue;
-                if (q != p) {
+                if (q != p && tracing) {
                     if (fwrite(&next, sizeof next, 1, entries) != 1) {
-                        *why = "the search by layers could not write its temporary file (is the disk full?)";
+                        *why = "the search by layers could not write its temporary file";
                         result = FAILED;
                         break;
                     }
@@ -1088,7 +1112,10 @@ static int layered(State *s, Limits *lim, const char **why) {
     }
     for (int p = 0; p < LAYERS; p++) layer_free(&layers[p]);
     if (result == GOING) result = LOST;
-    if (result == WON) {
+    if (result == WON && won_entry == NO_ENTRY) {
+        lim->untraced = 1;
+        lim->best = s->goal;
+    } else if (result == WON) {
         fflush(entries);
         result = replay_entries(s, entries, won_entry, safe, why);
         if (result == WON) lim->best = s->on;
@@ -1286,7 +1313,7 @@ static PyObject *search_line(State *s, Limits *lim, Trie *trie, int by_layers, i
     *result = by_layers ? layered(s, lim, &why) : search(s, lim);
     trie_free(trie);
     PyObject *line = NULL;
-    if (*result == WON)
+    if (*result == WON && !(by_layers && lim->untraced))
         line = int_list(s->log, s->nlog);
     else if (*result != FAILED)
         line = Py_NewRef(Py_None);
@@ -1300,16 +1327,18 @@ static const char *verdict_names[] = {"won", "lost", "unknown", "memory"};
 
 /* search() or layered() on the arguments of _core.search. */
 static PyObject *run_search(PyObject *args, PyObject *kwargs, int by_layers) {
-    static char *kwlist[] = {"state", "max_nodes", "deadline", "on_progress", "safe_moves", NULL};
+    static char *kwlist[] = {"state", "max_nodes", "deadline", "on_progress", "safe_moves", "trace", NULL};
+    static char *search_kwlist[] = {"state", "max_nodes", "deadline", "on_progress", "safe_moves", NULL};
     PyObject *obj, *max_nodes = Py_None, *deadline = Py_None, *on_progress = Py_None;
-    int safe_moves = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OOOp", kwlist, &obj, &max_nodes, &deadline, &on_progress,
-                                     &safe_moves))
+    int safe_moves = 1, trace = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, by_layers ? "O|OOOpp" : "O|OOOp", by_layers ? kwlist : search_kwlist,
+                                     &obj, &max_nodes, &deadline, &on_progress, &safe_moves, &trace))
         return NULL;
     Limits lim;
     if (parse_limits(max_nodes, deadline, &lim)) return NULL;
     lim.on_progress = on_progress == Py_None ? NULL : on_progress;
     lim.safe_moves = safe_moves;
+    lim.trace = trace;
     State s;
     Trie trie;
     if (trie_init(&trie)) {
@@ -1908,9 +1937,10 @@ static PyMethodDef methods[] = {
      "-> (verdict, nodes, best, ops or None): search.py's depth-first search, compiled; verdict\n"
      "'memory' where its tables would not fit in the memory left (dfs.OutOfMemory)."},
     {"layered", (PyCFunction)(void (*)(void))core_layered, METH_VARARGS | METH_KEYWORDS,
-     "layered(state, max_nodes=None, deadline=None, on_progress=None, safe_moves=True)\n"
+     "layered(state, max_nodes=None, deadline=None, on_progress=None, safe_moves=True, trace=True)\n"
      "-> (verdict, nodes, best, ops or None): search() layer by layer of progress (cards dealt plus\n"
-     "cards up), holding only the layer it expands and those above: the same positions, less memory."},
+     "cards up), holding only the layer it expands and those above: the same positions, less memory.\n"
+     "'won' with ops None: won, but the way back was not kept (trace=False, or the disk ran short)."},
     {"hold_back", (PyCFunction)(void (*)(void))core_hold_back, METH_VARARGS | METH_KEYWORDS,
      "hold_back(state, origins, held, newest_first=False, max_nodes=None, deadline=None, safe_moves=True)\n"
      "-> (verdict, nodes, best, sent, dealing, ops or None): search.py's deal_holding_back from state\n"

@@ -16,6 +16,7 @@ def layered(
     deadline: float | None = None,
     on_progress: Callable[[int], None] | None = None,
     safe_moves: bool = True,
+    trace: bool = True,
 ) -> tuple[Literal["won", "lost", "unknown", "memory"], int, int, list[int] | None]: ...
 def hold_back(
     state: SearchState,

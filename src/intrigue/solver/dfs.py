@@ -61,7 +61,7 @@ def search(
     """
     if not NATIVE:
         return python_search(state, max_nodes, deadline, on_progress, safe_moves)
-    return _compiled(_core.search, state, max_nodes, deadline, on_progress, safe_moves)
+    return _outcome(state, *_core.search(state, max_nodes, deadline, on_progress, safe_moves))
 
 
 def layered_search(
@@ -70,6 +70,8 @@ def layered_search(
     deadline: float | None,
     on_progress: Callable[[int], None] | None,
     safe_moves: bool,
+    *,
+    trace: bool = True,
 ) -> tuple[Verdict, int, int]:
     """:func:`search`, layer by layer: the same positions, in far less memory.
 
@@ -79,35 +81,45 @@ def layered_search(
     again.  The compiled search (``_core.layered``) expands the positions in
     order of progress and frees each layer when it is done: on a lost position
     it expands exactly the positions :func:`search` does (same count, same
-    ``best``) while holding about a tenth of them.  A win is found only when
-    the search gets there, after every position of lower progress, so this is
-    the search for proving losses (``docs/solver.md``, "The search by layers").
-    Where the compiled search is not built, :func:`python_search` runs instead.
+    ``best``) while holding a fraction of them.  A win is found only when the
+    search gets there, after every position of lower progress, so this is the
+    search for proving losses (``docs/solver.md``, "The search by layers").
+
+    The way back to a win is kept in a temporary file, which stops growing
+    where the disk would be left short (or from the start with ``trace=False``);
+    a win found without it is looked for again depth first within what is
+    left of the limit ("unknown" if that search runs out).  Where the compiled
+    search is not built, :func:`python_search` runs instead.
 
     Raises:
         OutOfMemory: where even a layer outgrew the memory left.
-        OSError: where its temporary file (the way back to a win) cannot be written.
+        OSError: where its temporary file cannot be written.
     """
     if not NATIVE:
         return python_search(state, max_nodes, deadline, on_progress, safe_moves)
-    return _compiled(_core.layered, state, max_nodes, deadline, on_progress, safe_moves)
+    found, nodes, best, ops = _core.layered(
+        state, max_nodes, deadline, on_progress, safe_moves, trace
+    )
+    if found == "won" and ops is None:
+        rest = None if max_nodes is None else max(1, max_nodes - nodes)
+        report = None if on_progress is None else lambda more: on_progress(nodes + more)
+        verdict, more, seen = search(state, rest, deadline, report, safe_moves)
+        if verdict == "lost":
+            raise RuntimeError("the search by layers won a position the depth-first search lost")
+        return ("won" if verdict == "won" else "unknown"), nodes + more, max(best, seen)
+    return _outcome(state, found, nodes, best, ops)
 
 
-def _compiled(
-    run: Callable[..., tuple[str, int, int, list[int] | None]],
-    state: SearchState,
-    max_nodes: int | None,
-    deadline: float | None,
-    on_progress: Callable[[int], None] | None,
-    safe_moves: bool,
+def _outcome(
+    state: SearchState, found: str, nodes: int, best: int, ops: list[int] | None
 ) -> tuple[Verdict, int, int]:
-    found, nodes, best, ops = run(state, max_nodes, deadline, on_progress, safe_moves)
+    """A compiled search's answer: ``OutOfMemory`` for "memory", a won line
+    played on ``state``."""
     if found == "memory":
         raise OutOfMemory(nodes, best)
-    verdict = cast(Verdict, found)
     for op in ops or ():
         state.play(op_code(op))
-    return verdict, nodes, best
+    return cast(Verdict, found), nodes, best
 
 
 def python_search(
