@@ -380,7 +380,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--layered",
         action="store_true",
         help="as --no-probes, but the exhaustive search goes layer by layer of progress "
-        "(cards dealt plus cards up): the same positions in a tenth of the memory, for "
+        "(cards dealt plus cards up): the same positions in a fraction of the memory, for "
         "the largest loss proofs; it finds a win only at the end (either mode)",
     )
     how.add_argument(
