@@ -1,0 +1,74 @@
+"""Search-by-layers benchmark: the same exhaustive search, depth first and by layers.
+
+    python benchmarks/bench_layered.py                          # three lost manual deals
+    python benchmarks/bench_layered.py --deals faerie-queen:2493 glencoe:915
+    python benchmarks/bench_layered.py --max-nodes 5000000 --deals faerie-queen:1
+
+Runs ``dfs.search`` and ``dfs.layered_search`` on each deal's manual start, each
+in a fresh process (so that its peak memory is its own), and prints for both the
+verdict, positions, most cards up, seconds and the process's peak resident
+memory.  On a lost deal the two must expand the same positions (the script says
+so when they do not).  docs/solver.md, "The search by layers", has the figures.
+Compares the two searches; never a unit test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+
+DEALS = ("faerie-queen:2493", "faerie-queen:9844", "glencoe:7077")
+
+_RUN = """
+import json, resource, sys, time
+from intrigue.position import Position
+from intrigue.solver.dfs import layered_search, search
+from intrigue.solver.rules import tables_for
+from intrigue.solver.state import SearchState
+
+game, deal, how, limit = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
+position = Position.start(game, deal, "manual")
+state = SearchState(position, tables_for(position.variant))
+run = layered_search if how == "layered" else search
+started = time.perf_counter()
+verdict, nodes, best = run(state, limit, None, None, True)
+seconds = time.perf_counter() - started
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+print(json.dumps([verdict, nodes, best, seconds, peak]))
+"""
+
+
+def measure(game: str, deal: int, how: str, limit: int) -> list[object]:
+    done = subprocess.run(
+        [sys.executable, "-c", _RUN, game, str(deal), how, str(limit)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return list(json.loads(done.stdout))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deals", nargs="+", default=DEALS, help="GAME:DEAL, manual mode")
+    parser.add_argument("--max-nodes", type=int, default=200_000_000)
+    args = parser.parse_args()
+    for item in args.deals:
+        game, deal = item.split(":")
+        figures = {
+            how: measure(game, int(deal), how, args.max_nodes) for how in ("depth", "layered")
+        }
+        for how, (verdict, nodes, best, seconds, peak) in figures.items():
+            print(
+                f"{game:13} {deal:>5} {how:8} {verdict:8} {nodes:>12,} positions  best {best:>3}"
+                f"  {seconds:8.1f} s  peak {peak / 2**20:8.0f} MB"
+            )
+        depth, layered = figures["depth"], figures["layered"]
+        if depth[0] == "lost" and depth[:3] != layered[:3]:
+            print(f"  !! {item}: the two searches did not expand the same positions")
+
+
+if __name__ == "__main__":
+    main()
