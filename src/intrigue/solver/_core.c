@@ -536,6 +536,21 @@ typedef struct {
     size_t mark;
 } Frame;
 
+/* A frame for s's moves on top of the stack (grown as needed); NULL out of memory. */
+static Frame *push_frame(Frame **stack, size_t *room, size_t *depth, const State *s, size_t mark) {
+    if (*depth == *room) {
+        Frame *p = realloc(*stack, 2 * *room * sizeof(Frame));
+        if (!p) return NULL;
+        *stack = p;
+        *room *= 2;
+    }
+    Frame *c = &(*stack)[(*depth)++];
+    c->n = (uint8_t)gen_moves(s, c->moves);
+    c->k = 0;
+    c->mark = mark;
+    return c;
+}
+
 /* MEMORY: stopped because its tables would not fit (_memory.h), a limit like
  * UNKNOWN's; FAILED: a Python exception is set. */
 enum { WON, LOST, UNKNOWN, MEMORY, FAILED };
@@ -593,11 +608,7 @@ static int search(State *s, Limits *lim) {
     if (table_add(table, &key) < 0) goto memory;
     room = 256;
     stack = malloc(room * sizeof(Frame));
-    if (!stack) goto memory;
-    stack[0].n = (uint8_t)gen_moves(s, stack[0].moves);
-    stack[0].k = 0;
-    stack[0].mark = 0;
-    depth = 1;
+    if (!stack || !push_frame(&stack, &room, &depth, s, 0)) goto memory;
     PyThreadState *ts = PyEval_SaveThread();
     while (depth) {
         Frame *f = &stack[depth - 1];
@@ -643,16 +654,8 @@ static int search(State *s, Limits *lim) {
                 break;
             }
         }
-        if (depth == room) {
-            Frame *p = realloc(stack, 2 * room * sizeof(Frame));
-            if (!p) goto memory_threaded;
-            stack = p;
-            room *= 2;
-        }
-        Frame *c = &stack[depth++];
-        c->n = (uint8_t)gen_moves(s, c->moves);
-        c->k = 0;
-        c->mark = mark;
+        Frame *c = push_frame(&stack, &room, &depth, s, mark);
+        if (!c) goto memory_threaded;
         if (move >= COLUMN_MOVE && s->nlog == mark + 1) {
             /* Moving the card straight back gives the parent position again. */
             int back = COLUMN_MOVE + 8 * ((move - COLUMN_MOVE) & 7) + ((move - COLUMN_MOVE) >> 3);
@@ -887,11 +890,7 @@ static int reach(State *s, const Key *target, int safe) {
         return -1;
     }
     make_key(s, s->cid, &key);
-    if (table_add(table, &key) < 0) goto memory;
-    stack[0].n = (uint8_t)gen_moves(s, stack[0].moves);
-    stack[0].k = 0;
-    stack[0].mark = s->nlog;
-    depth = 1;
+    if (table_add(table, &key) < 0 || !push_frame(&stack, &room, &depth, s, s->nlog)) goto memory;
     while (depth) {
         Frame *f = &stack[depth - 1];
         if (f->k == f->n) {
@@ -921,16 +920,7 @@ static int reach(State *s, const Key *target, int safe) {
             undo_to(s, mark);
             continue;
         }
-        if (depth == room) {
-            Frame *p = realloc(stack, 2 * room * sizeof(Frame));
-            if (!p) goto memory;
-            stack = p;
-            room *= 2;
-        }
-        Frame *c = &stack[depth++];
-        c->n = (uint8_t)gen_moves(s, c->moves);
-        c->k = 0;
-        c->mark = mark;
+        if (!push_frame(&stack, &room, &depth, s, mark)) goto memory;
     }
     free(stack);
     table_free(table);
@@ -960,7 +950,8 @@ static int replay_entries(State *s, FILE *entries, uint32_t entry, int safe, con
             chain = p;
             room *= 2;
         }
-        if (fseeko(entries, (off_t)at * (off_t)sizeof(Entry), SEEK_SET) || fread(&chain[n++], sizeof(Entry), 1, entries) != 1) {
+        if (fseeko(entries, (off_t)at * (off_t)sizeof(Entry), SEEK_SET) ||
+            fread(&chain[n++], sizeof(Entry), 1, entries) != 1) {
             free(chain);
             *why = "the search by layers could not read back its temporary file";
             return FAILED;
