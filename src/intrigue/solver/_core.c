@@ -830,32 +830,14 @@ static void rebuild(const State *root, const Rebuild *rb, const Key *key, State 
         memmove(ids, ids + 1, (size_t)(n - 1) * sizeof(uint32_t));
         ids[n - 1] = newest;
     }
-    /* Positions expanded one after the other share most columns (siblings
-     * differ in two): copy those from w's last position rather than walk the
-     * trie, whose nodes lie all over memory. */
-    int old_n = w->ncols, old_len[MAXCOLS], have[N_TYPES] = {0};
-    uint32_t old_ids[MAXCOLS];
-    uint8_t old_col[MAXCOLS][MAXCARDS];
-    memcpy(old_ids, w->cid, sizeof old_ids);
-    memcpy(old_len, w->len, sizeof old_len);
-    for (int i = 0; i < old_n; i++) memcpy(old_col[i], w->col[i], (size_t)old_len[i]);
+    int have[N_TYPES] = {0};
     w->ncols = n;
     for (int i = 0; i < n; i++) {
-        int len = -1;
-        for (int j = 0; j < old_n; j++) {
-            if (old_ids[j] == ids[i]) {
-                len = old_len[j];
-                memcpy(w->col[i], old_col[j], (size_t)len);
-                break;
-            }
-        }
-        if (len < 0) {
-            len = 0;
-            for (uint32_t id = ids[i]; id; id = trie->parent[id]) len++;
-            int h = len;
-            for (uint32_t id = ids[i]; id; id = trie->parent[id]) w->col[i][--h] = trie->last[id];
-        }
-        for (int h = 0; h < len; h++) have[w->col[i][h]]++;
+        int len = 0;
+        for (uint32_t id = ids[i]; id; id = trie->parent[id]) len++;
+        int h = len;
+        for (uint32_t id = ids[i]; id; id = trie->parent[id]) w->col[i][--h] = trie->last[id];
+        for (h = 0; h < len; h++) have[w->col[i][h]]++;
         w->len[i] = len;
         w->cid[i] = ids[i];
     }
@@ -1013,7 +995,6 @@ static int layered(State *s, Limits *lim, const char **why) {
     State w = *s;
     w.log = NULL;
     w.nlog = w.caplog = 0;
-    w.ncols = 0; /* rebuild() copies no column from it */
     Entry root = {.parent = NO_ENTRY};
     make_key(s, s->cid, &root.key);
     uint64_t root_hash = hash_key(&root.key);
