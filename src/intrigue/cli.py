@@ -218,33 +218,27 @@ def print_solve(data: dict[str, Any]) -> str:
     return f"{head}: unknown -- the search stopped at its limit ({cost}); try a larger --max-nodes."
 
 
+SEARCH_FLAGS: dict[Search, str] = {
+    "exhaustive": "--no-probes",
+    "layered": "--layered",
+    "rollouts": "--rollouts-only",
+    "frontier": "--frontier-only",
+}
+"""The ``intrigue stats`` flag of each search but the full solve's."""
+
+
 def cmd_stats(args: argparse.Namespace) -> dict[str, Any]:
     first, last = parse_range(args.deals)
     jobs = positive_int(args.jobs, "--jobs") if args.jobs is not None else None
-    search: Search = (
-        "exhaustive"
-        if args.no_probes
-        else "layered"
-        if args.layered
-        else "rollouts"
-        if args.rollouts_only
-        else "frontier"
-        if args.frontier_only
-        else "full"
-    )
+    chosen = [s for s, flag in SEARCH_FLAGS.items() if getattr(args, flag[2:].replace("-", "_"))]
+    search: Search = chosen[0] if chosen else "full"  # the flags exclude each other
     end_nodes = END_NODES
     if args.end_nodes is not None:
         end_nodes = positive_int(args.end_nodes, "--end-nodes")
         if search not in SEEDED:
-            flag = (
-                "--no-probes"
-                if args.no_probes
-                else "--layered"
-                if args.layered
-                else "--frontier-only"
-            )
             raise UsageError(
-                f"--end-nodes sizes the rollouts' end searches; {flag} plays no rollouts"
+                f"--end-nodes sizes the rollouts' end searches; {SEARCH_FLAGS[search]} "
+                "plays no rollouts"
             )
     return run_stats(
         args.game,
