@@ -989,9 +989,9 @@ static int replay_entries(State *s, FILE *entries, uint32_t entry, int safe, con
 }
 
 /* Whether a temporary file may grow by another DISK_CHECK records: the disk
- * it is on keeps a twentieth of itself free (at least 2 GiB) from the
- * entries, and half that from the positions waiting, which the search cannot
- * do without (the entries only give a win its line). */
+ * it is on keeps a quarter of itself free from the entries, which only give
+ * a win its line, and a fortieth from the positions waiting, which the
+ * search cannot do without (at least 2 GiB and 1 GiB). */
 #define DISK_CHECK (1u << 20)
 static int disk_allows(FILE *file, int waiting) {
     struct statvfs vfs;
@@ -999,8 +999,8 @@ static int disk_allows(FILE *file, int waiting) {
     unsigned long long block = vfs.f_frsize ? vfs.f_frsize : vfs.f_bsize;
     unsigned long long free_bytes = (unsigned long long)vfs.f_bavail * block;
     unsigned long long total = (unsigned long long)vfs.f_blocks * block;
-    unsigned long long reserve = total / 20 > (2ULL << 30) ? total / 20 : 2ULL << 30;
-    if (waiting) reserve /= 2;
+    unsigned long long share = waiting ? total / 40 : total / 4, least = waiting ? 1ULL << 30 : 2ULL << 30;
+    unsigned long long reserve = share > least ? share : least;
     return free_bytes >= reserve + (unsigned long long)DISK_CHECK * sizeof(Entry);
 }
 
