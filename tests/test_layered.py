@@ -178,7 +178,7 @@ def test_a_layer_that_outgrows_memory_stops_and_says_so() -> None:
         from intrigue.solver.state import SearchState
 
         position = Position.start("faerie-queen", 2493, "manual")
-        cap_memory(40)
+        cap_memory(16)
         try:
             layered_search(SearchState(position, tables_for(position.variant)), 10**9, None, None, True)
         except OutOfMemory as full:

@@ -726,10 +726,24 @@ memory:
 #define LAYERS 256 /* progress is at most 104 dealt + 104 up */
 #define NO_ENTRY 0xFFFFFFFFu
 
-typedef struct {
-    Key key;
+/* A position of the layer: its key without the tag (the index slot has it),
+ * the dealt count in a byte, packed: 37 bytes where a Key and an entry take
+ * 44, and most of the memory is these. */
+typedef struct __attribute__((packed)) {
+    uint32_t col[MAXCOLS];
     uint32_t entry;
+    uint8_t dealt;
 } Rec;
+
+static inline int rec_is(const Rec *rec, const Key *key) {
+    return rec->dealt == key->dealt && !memcmp(rec->col, key->col, sizeof rec->col);
+}
+
+static inline void rec_key(const Rec *rec, Key *key) {
+    memcpy(key->col, rec->col, sizeof key->col);
+    key->dealt = rec->dealt;
+    key->tag = 0;
+}
 
 typedef struct {
     Key key;
@@ -757,46 +771,63 @@ static void pending_close(Pending *pending) {
 /* A layer's positions in the order they were reached (also the queue of the
  * layer's expansion) and an index of them by open addressing: a slot holds a
  * key's tag (high half) and its place + 1 (low half), so that probing reads
- * the positions only where the tags agree. */
+ * the positions only where the tags agree.  The index is in INDEX_PARTS
+ * parts by the hash's top byte, each grown on its own: growing one table
+ * would hold the old and the doubled one together, half again the layer's
+ * memory at the moment it is largest. */
+#define INDEX_PARTS 256
+
+typedef struct {
+    uint64_t *slots;
+    size_t cap, used;
+} IndexPart;
+
 typedef struct {
     Rec *recs;
     size_t n, room;
-    uint64_t *index;
-    size_t cap;
+    IndexPart part[INDEX_PARTS];
 } Layer;
 
 static void layer_free(Layer *layer) {
     free(layer->recs);
-    free(layer->index);
+    for (int k = 0; k < INDEX_PARTS; k++) free(layer->part[k].slots);
     memset(layer, 0, sizeof *layer);
 }
 
-static int layer_reindex(Layer *layer, size_t cap) {
-    if (!memory_allows(cap * sizeof(uint64_t))) return -1;
-    uint64_t *index = calloc(cap, sizeof(uint64_t));
-    if (!index) return -1;
-    for (size_t k = 0; k < layer->n; k++) {
-        const Key *key = &layer->recs[k].key;
-        size_t idx = slot_of(hash_key(key), cap);
-        while (index[idx])
+/* A part's slot for a hash: the bits below the top byte, scaled. */
+static inline size_t part_slot(uint64_t h, size_t cap) { return slot_of(h << 8, cap); }
+
+static int part_reindex(const Layer *layer, IndexPart *part, size_t cap) {
+    size_t bytes = cap * sizeof(uint64_t);
+    /* many small growths, together as large as one: each asks */
+    if (bytes >= ((size_t)1 << 20) && bytes > memory_grantable()) return -1;
+    uint64_t *slots = calloc(cap, sizeof(uint64_t));
+    if (!slots) return -1;
+    for (size_t k = 0; k < part->cap; k++) {
+        uint64_t slot = part->slots[k];
+        if (!slot) continue;
+        Key key;
+        rec_key(&layer->recs[(uint32_t)slot - 1], &key);
+        size_t idx = part_slot(hash_key(&key), cap);
+        while (slots[idx])
             if (++idx == cap) idx = 0;
-        index[idx] = (uint64_t)key->tag << 32 | (k + 1);
+        slots[idx] = slot;
     }
-    free(layer->index);
-    layer->index = index;
-    layer->cap = cap;
+    free(part->slots);
+    part->slots = slots;
+    part->cap = cap;
     return 0;
 }
 
 /* 1 if the key (its hash h, its tag set) was new and is now in, with this
  * entry; 0 if it was there; -1 out of memory. */
 static int layer_add(Layer *layer, const Key *key, uint64_t h, uint32_t entry) {
-    if (!layer->cap && layer_reindex(layer, 1024)) return -1;
-    size_t idx = slot_of(h, layer->cap);
-    for (uint64_t slot; (slot = layer->index[idx]);) {
-        if ((uint32_t)(slot >> 32) == key->tag && !memcmp(&layer->recs[(uint32_t)slot - 1].key, key, sizeof(Key)))
-            return 0;
-        if (++idx == layer->cap) idx = 0;
+    IndexPart *part = &layer->part[h >> 56];
+    if (!part->cap && part_reindex(layer, part, 64)) return -1;
+    size_t idx = part_slot(h, part->cap);
+    for (uint64_t slot; (slot = part->slots[idx]);) {
+        if ((uint32_t)(slot >> 32) == key->tag && rec_is(&layer->recs[(uint32_t)slot - 1], key)) return 0;
+        if (++idx == part->cap) idx = 0;
     }
     if (layer->n == layer->room) {
         /* by halves, not doubling: the largest layers are most of the memory */
@@ -808,10 +839,12 @@ static int layer_add(Layer *layer, const Key *key, uint64_t h, uint32_t entry) {
         layer->recs = recs;
         layer->room = room;
     }
-    layer->recs[layer->n].key = *key;
-    layer->recs[layer->n].entry = entry;
-    layer->index[idx] = (uint64_t)key->tag << 32 | ++layer->n;
-    if (layer->n * 10 >= layer->cap * 7 && layer_reindex(layer, 2 * layer->cap)) return -1;
+    Rec *rec = &layer->recs[layer->n];
+    memcpy(rec->col, key->col, sizeof rec->col);
+    rec->dealt = (uint8_t)key->dealt;
+    rec->entry = entry;
+    part->slots[idx] = (uint64_t)key->tag << 32 | ++layer->n;
+    if (++part->used * 10 >= part->cap * 7 && part_reindex(layer, part, 2 * part->cap)) return -1;
     return 1;
 }
 
@@ -1005,13 +1038,13 @@ static int disk_allows(FILE *file, int waiting) {
 }
 
 /* A position to wait for its layer: 0; -1 where its file cannot be opened or
- * written; -2 where the disk would be left short.  *written counts the
- * positions put to wait in all the files, for the disk check. */
+ * written; -2 where the disk would be left short or its buffer does not fit.
+ * *written counts the positions put to wait in all the files, for the disk
+ * check. */
 static int pending_put(Pending *pending, const Entry *wait, size_t *written) {
     if (!pending->file) {
-        pending->buffer = malloc(PENDING_BUFFER);
-        pending->file = pending->buffer ? tmpfile() : NULL;
-        if (!pending->file) return -1;
+        if (!pending->buffer && !(pending->buffer = malloc(PENDING_BUFFER))) return -2;
+        if (!(pending->file = tmpfile())) return -1;
         setvbuf(pending->file, pending->buffer, _IOFBF, PENDING_BUFFER);
     }
     if (!(*written % DISK_CHECK) && !disk_allows(pending->file, 1)) return -2;
@@ -1132,7 +1165,8 @@ static int layered(State *s, Limits *lim, const char **why) {
     for (int p = first; p < LAYERS && result == GOING; p++) {
         result = load_layer(&layer, &pending[p], lim, &ts, &entries, why);
         for (size_t i = 0; i < layer.n && result == GOING; i++) {
-            Key here = layer.recs[i].key; /* the layer moves as it grows */
+            Key here; /* a copy: the layer moves as it grows */
+            rec_key(&layer.recs[i], &here);
             uint32_t entry = layer.recs[i].entry;
             rebuild(s, rb, &here, &w);
             uint8_t moves[MAXMOVES];

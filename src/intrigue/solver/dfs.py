@@ -92,7 +92,8 @@ def layered_search(
     search is not built, :func:`python_search` runs instead.
 
     Raises:
-        OutOfMemory: where even a layer outgrew the memory left.
+        OutOfMemory: where even a layer outgrew the memory left, or the
+            positions waiting for the layers above it the disk left.
         OSError: where its temporary file cannot be written.
     """
     if not NATIVE:
