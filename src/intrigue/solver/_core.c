@@ -712,16 +712,18 @@ memory:
  *
  * The line of a win: each position of a layer remembers its entry, the
  * first position of that layer on its way from the root (reached by a move
- * that raised the progress; most positions of a layer are reached by moves
- * between columns from fewer entries).  The entries go to a temporary file
- * with the entry they came from.  Back from the won position's entry to the
- * root they give a chain of positions, and a small depth-first search within
- * each layer (reach()) finds the way from one to the next on the real
- * position, so the line's column numbers are the searched position's.  The
- * file takes 44 bytes an entry, and in a game played mostly by deals nearly
- * every position is an entry: it stops growing where the disk would be left
- * short (disk_allows), and a win found after that has no way back
- * (lim->untraced; dfs.layered_search then looks for the line depth first). */
+ * that raised the progress).  The entries go to a temporary file, each as
+ * its key's hash and the entry it came from.  Back from the won position's
+ * entry to the root they give a chain of hashes, and a small depth-first
+ * search within each layer (reach()) finds the way from one to the next on
+ * the real position, so the line's column numbers are the searched
+ * position's.  A hash stands for its key: were two keys of a layer's moves
+ * to share one, the line could go astray, and the replay through the engine
+ * that every won line gets would say so; nothing that is not a win could be
+ * called one.  The file takes 12 bytes an entry, and nearly every position
+ * is an entry: it stops growing where the disk would be left short
+ * (disk_allows), and a win found after that has no way back (lim->untraced;
+ * dfs.layered_search then looks for the line depth first). */
 
 #define LAYERS 256 /* progress is at most 104 dealt + 104 up */
 #define NO_ENTRY 0xFFFFFFFFu
@@ -745,15 +747,20 @@ static inline void rec_key(const Rec *rec, Key *key) {
     key->tag = 0;
 }
 
-typedef struct {
-    Key key;
+typedef struct __attribute__((packed)) {
+    uint64_t hash;   /* hash_key() of its key */
     uint32_t parent; /* the entry this one was reached from; NO_ENTRY at the root */
 } Entry;
 
-/* The positions waiting for a layer above the one expanded: Entry records
- * whose key's tag holds the position's cards up (the tag is the hash's, set
- * again when the layer is read) and whose parent is the entry of the
- * position they were reached from. */
+/* A position waiting for a layer above the one expanded: its key, whose tag
+ * holds the position's cards up while it waits (the tag is the hash's, set
+ * again when the layer is read), and the entry of the position it was
+ * reached from. */
+typedef struct {
+    Key key;
+    uint32_t parent;
+} Waiting;
+
 typedef struct {
     FILE *file; /* NULL until the first position waits here */
     char *buffer;
@@ -913,14 +920,10 @@ static void rebuild(const State *root, const Rebuild *rb, const Key *key, State 
     w->nlog = 0;
 }
 
-static inline int same_position(const Key *a, const Key *b) {
-    return !memcmp(a->col, b->col, sizeof a->col) && a->dealt == b->dealt;
-}
-
-/* From s, by moves that keep its progress, then one move: the position of
- * `target` (a key), or with target NULL a won position.  Found: 1, with s
+/* From s, by moves that keep its progress, then one move: a position whose
+ * key hashes to *target, or with target NULL a won position.  Found: 1, with s
  * there (its log holds the way); not found: 0, s as it was; -1 out of memory. */
-static int reach(State *s, const Key *target, int safe) {
+static int reach(State *s, const uint64_t *target, int safe) {
     int progress = s->dealt + s->on, found = 0;
     Table *table = malloc(sizeof(Table));
     size_t depth = 0, room = 256;
@@ -949,7 +952,7 @@ static int reach(State *s, const Key *target, int safe) {
         }
         make_key(s, s->cid, &key);
         if (s->dealt + s->on != progress) {
-            if (target && same_position(&key, target)) {
+            if (target && hash_key(&key) == *target) {
                 found = 1;
                 break;
             }
@@ -1002,11 +1005,12 @@ static int replay_entries(State *s, FILE *entries, uint32_t entry, int safe, con
     /* chain[n - 1] is the root, where s is. */
     int result = WON;
     for (size_t k = n - 1; k-- > 0 && result == WON;) {
-        int r = reach(s, &chain[k].key, safe);
+        uint64_t target = chain[k].hash;
+        int r = reach(s, &target, safe);
         if (r < 0) result = MEMORY;
         if (r == 0) {
             result = FAILED;
-            *why = "the search by layers lost the way between two of its layers (a bug)";
+            *why = "the search by layers lost the way between two of its layers (a bug, or two keys with one hash)";
         }
     }
     if (result == WON) {
@@ -1034,14 +1038,14 @@ static int disk_allows(FILE *file, int waiting) {
     unsigned long long total = (unsigned long long)vfs.f_blocks * block;
     unsigned long long share = waiting ? total / 40 : total / 4, least = waiting ? 1ULL << 30 : 2ULL << 30;
     unsigned long long reserve = share > least ? share : least;
-    return free_bytes >= reserve + (unsigned long long)DISK_CHECK * sizeof(Entry);
+    return free_bytes >= reserve + (unsigned long long)DISK_CHECK * sizeof(Waiting);
 }
 
 /* A position to wait for its layer: 0; -1 where its file cannot be opened or
  * written; -2 where the disk would be left short or its buffer does not fit.
  * *written counts the positions put to wait in all the files, for the disk
  * check. */
-static int pending_put(Pending *pending, const Entry *wait, size_t *written) {
+static int pending_put(Pending *pending, const Waiting *wait, size_t *written) {
     if (!pending->file) {
         if (!pending->buffer && !(pending->buffer = malloc(PENDING_BUFFER))) return -2;
         if (!(pending->file = tmpfile())) return -1;
@@ -1091,15 +1095,15 @@ static int load_layer(Layer *layer, Pending *pending, Limits *lim, PyThreadState
     if (!pending->file) return GOING;
     enum { CHUNK = 1024 };
     static const char *unread = "the search by layers could not read back its temporary files";
-    Entry *chunk = malloc(CHUNK * sizeof(Entry));
+    Waiting *chunk = malloc(CHUNK * sizeof(Waiting));
     int result = GOING;
     if (!chunk) result = MEMORY;
     else if (fseek(pending->file, 0, SEEK_SET)) *why = unread, result = FAILED;
     size_t got, seen = 0;
-    while (result == GOING && (got = fread(chunk, sizeof(Entry), CHUNK, pending->file)) > 0) {
+    while (result == GOING && (got = fread(chunk, sizeof(Waiting), CHUNK, pending->file)) > 0) {
         seen += got;
         for (size_t k = 0; k < got && result == GOING; k++) {
-            Entry *wait = &chunk[k];
+            Waiting *wait = &chunk[k];
             int on = (int)wait->key.tag;
             uint64_t h = hash_key(&wait->key);
             wait->key.tag = (uint32_t)h | 1;
@@ -1108,7 +1112,8 @@ static int load_layer(Layer *layer, Pending *pending, Limits *lim, PyThreadState
                 result = MEMORY;
             } else if (added) {
                 if (entries->tracing) {
-                    if (fwrite(wait, sizeof *wait, 1, entries->file) != 1) {
+                    Entry its = {.hash = h, .parent = wait->parent};
+                    if (fwrite(&its, sizeof its, 1, entries->file) != 1) {
                         *why = "the search by layers could not write its temporary files";
                         result = FAILED;
                         break;
@@ -1147,12 +1152,12 @@ static int layered(State *s, Limits *lim, const char **why) {
     State w = *s;
     w.log = NULL;
     w.nlog = w.caplog = 0;
-    Entry root = {.parent = NO_ENTRY};
-    make_key(s, s->cid, &root.key);
-    uint64_t root_hash = hash_key(&root.key);
-    root.key.tag = (uint32_t)root_hash | 1;
+    Key root_key;
+    make_key(s, s->cid, &root_key);
+    Entry root = {.hash = hash_key(&root_key), .parent = NO_ENTRY};
+    root_key.tag = (uint32_t)root.hash | 1;
     int first = s->dealt + s->on;
-    if (!pending || !rb || layer_add(&layer, &root.key, root_hash, entries.tracing ? 0 : NO_ENTRY) < 0) {
+    if (!pending || !rb || layer_add(&layer, &root_key, root.hash, entries.tracing ? 0 : NO_ENTRY) < 0) {
         result = MEMORY;
     } else if (entries.tracing && (!entries.file || fwrite(&root, sizeof root, 1, entries.file) != 1)) {
         *why = "the search by layers could not write its temporary file";
@@ -1173,7 +1178,7 @@ static int layered(State *s, Limits *lim, const char **why) {
             int nmoves = gen_moves(&w, moves);
             for (int k = 0; k < nmoves && result == GOING; k++) {
                 int move = moves[k];
-                Entry next = {.parent = entry};
+                Waiting next = {.parent = entry};
                 /* A column move with no safe move after it keeps the progress:
                  * its key without playing it, as search() does. */
                 int fast = move >= COLUMN_MOVE ? key_after(&w, move, safe, &next.key) : 0;
