@@ -12,7 +12,7 @@ import pytest
 from capped import needs_proc, run_capped
 from intrigue.cli import main
 from intrigue.errors import DealModeError, DealNumberError, IntrigueError
-from intrigue.progress import ProgressBar, SearchProgress
+from intrigue.progress import LOG_EVERY, ProgressBar, SearchProgress
 from intrigue.solver.frontier import MAX_TEST_STATES
 from intrigue.solver.rollouts import END_NODES, SEED
 from intrigue.stats import parse_range, percentile, run_stats, solve_deal, summarise, wilson
@@ -144,6 +144,52 @@ def test_progress_bar_plain_stream(tmp_path: Path) -> None:
             bar(done, 20, {"won": done, "lost": 0, "unknown": 0})
     lines = path.read_text().splitlines()
     assert 1 < len(lines) <= 11 and lines[-1].startswith("20/20 deals")
+
+
+def test_progress_bar_shows_the_deal_being_searched() -> None:
+    terminal = _Terminal()
+    bar = ProgressBar(terminal)
+    bar(3, 10, {"won": 2, "lost": 1, "unknown": 0})
+    bar.searching(4, 4096)
+    drawn = terminal.getvalue()
+    bar.searching(4, 8192)  # the deal's first second stays quiet
+    assert terminal.getvalue() == drawn
+    bar.deal_started -= 2.0
+    bar.logged -= 2.0
+    bar.searching(4, 1_000_000)
+    line = terminal.getvalue()[len(drawn) :]
+    assert line.startswith("\r[#########---------------------] 3/10 deals  won 2 lost 1")
+    assert "deal 4: 1,000,000 positions" in line
+    bar.searching(4, 1_004_096)  # at most five times a second
+    assert terminal.getvalue()[len(drawn) :] == line
+    log = io.StringIO()
+    plain = ProgressBar(log)
+    plain.searching(7, 4096)
+    plain.deal_started -= 2.0
+    plain.searching(7, 500_000)
+    assert log.getvalue() == ""  # a log hears of a search every ten minutes
+    plain.logged -= LOG_EVERY
+    plain.searching(7, 900_000)
+    assert log.getvalue().startswith("deal 7: 900,000 positions, ")
+    assert log.getvalue().count("\n") == 1
+
+
+def test_stats_reports_the_positions_of_the_deal_it_searches() -> None:
+    heard: list[tuple[int, int]] = []
+    summary = run_stats(
+        "glencoe",
+        6848,
+        6848,
+        mode="manual",
+        jobs=1,
+        max_nodes=300_000,
+        search="exhaustive",
+        on_search=lambda deal, nodes: heard.append((deal, nodes)),
+    )
+    assert summary["lost"] == 1
+    assert {deal for deal, _ in heard} == {6848}
+    counts = [nodes for _, nodes in heard]
+    assert len(counts) > 10 and counts == sorted(counts) and counts[-1] <= 300_000
 
 
 def test_cli_stats_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

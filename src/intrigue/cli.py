@@ -240,6 +240,7 @@ def cmd_stats(args: argparse.Namespace) -> dict[str, Any]:
                 f"--end-nodes sizes the rollouts' end searches; {SEARCH_FLAGS[search]} "
                 "plays no rollouts"
             )
+    bar = ProgressBar(sys.stderr)
     return run_stats(
         args.game,
         first,
@@ -249,7 +250,8 @@ def cmd_stats(args: argparse.Namespace) -> dict[str, Any]:
         out=args.out,
         max_nodes=positive_int(args.max_nodes, "--max-nodes"),
         scheduler=args.scheduler,
-        progress=ProgressBar(sys.stderr),
+        progress=bar,
+        on_search=bar.searching,
         search=search,
         seed=positive_int(args.seed, "--seed"),
         end_nodes=end_nodes,

@@ -1,8 +1,9 @@
 """Progress lines on stderr for long work: a batch of deals, one long search.
 
 On a terminal the line is redrawn in place; otherwise (a log file, a pipe) a
-batch prints one plain line per tenth of the run and a search prints nothing,
-so that logs stay short.
+batch prints one plain line per tenth of the run and a search prints nothing
+(but for a deal of a batch that searches for more than ten minutes: a line
+every ten minutes), so that logs stay short.
 """
 
 from __future__ import annotations
@@ -11,10 +12,17 @@ import sys
 import time
 from typing import IO
 
+LOG_EVERY = 600.0
+"""Seconds between two plain lines of one long search of a batch."""
+
 
 class ProgressBar:
     """A progress line with ETA on a stream (stderr): redrawn in place on a
-    terminal, one plain line per tenth of the run otherwise."""
+    terminal, one plain line per tenth of the run otherwise.
+
+    :meth:`searching` adds the positions of the deal being searched, where the
+    batch runs in this process (one worker): a deal can take an hour.
+    """
 
     def __init__(self, stream: IO[str] | None = None, width: int = 30) -> None:
         self.stream = stream if stream is not None else sys.stderr
@@ -23,6 +31,25 @@ class ProgressBar:
         self.started = time.monotonic()
         self.first_done: int | None = None
         self.last_tenth = -1
+        self.line = ""
+        self.deal: int | None = None
+        self.deal_started = self.started
+        self.logged = self.started
+
+    def searching(self, deal: int, nodes: int) -> None:
+        """Deal ``deal`` of the batch has searched ``nodes`` positions so far."""
+        now = time.monotonic()
+        if deal != self.deal:
+            self.deal, self.deal_started, self.logged = deal, now, now
+        elapsed = now - self.deal_started
+        # a terminal at most five times a second; a log every LOG_EVERY
+        if elapsed < 1.0 or now - self.logged < (0.2 if self.tty else LOG_EVERY):
+            return
+        self.logged = now
+        rate = nodes / elapsed
+        text = f"deal {deal}: {nodes:,} positions, {rate:,.0f}/s, {_clock(elapsed)}"
+        self.stream.write(f"\r{self.line}  {text}\x1b[K" if self.tty else text + "\n")
+        self.stream.flush()
 
     def __call__(self, done: int, total: int, counts: dict[str, int]) -> None:
         if self.first_done is None:
@@ -38,7 +65,8 @@ class ProgressBar:
             filled = self.width * done // max(total, 1)
             bar = "#" * filled + "-" * (self.width - filled)
             end = "\n" if done >= total else ""
-            self.stream.write(f"\r[{bar}] {text}\x1b[K{end}")
+            self.line = f"[{bar}] {text}"
+            self.stream.write(f"\r{self.line}\x1b[K{end}")
             self.stream.flush()
         else:
             tenth = 10 * done // max(total, 1)

@@ -24,6 +24,7 @@ import math
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import IO, Any, Literal, get_args
 
@@ -108,7 +109,7 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[rank - 1]
 
 
-def solve_deal(task: Task) -> Record:
+def solve_deal(task: Task, on_progress: Callable[[int], None] | None = None) -> Record:
     """Solve one deal: ``task`` is (game, deal, mode, max_nodes, search, seed,
     end_nodes).  The per-deal JSON record says how it was searched where that
     is not ``solve``'s whole plan with its own seed: ``"probes": false`` for the
@@ -117,7 +118,8 @@ def solve_deal(task: Task) -> Record:
     ``"search": "frontier"`` for the frontier proof alone, ``"seed"`` for
     another seed of the rollouts and ``"end_nodes"`` for other end searches.
 
-    Top-level and picklable, so that worker processes and Dask can run it.
+    Top-level and picklable, so that worker processes and Dask can run it;
+    ``on_progress`` is :func:`~intrigue.solver.solve`'s, where it runs here.
     """
     game, deal, mode, max_nodes, search, seed, end_nodes = task
     result = solve(
@@ -129,6 +131,7 @@ def solve_deal(task: Task) -> Record:
         layered=search == "layered",
         seed=seed,
         rollout_end_nodes=end_nodes,
+        on_progress=on_progress,
     )
     record: Record = {
         "game": game,
@@ -246,9 +249,12 @@ def _cut_partial_line(path: Path) -> None:
         f.truncate(data.rfind(b"\n") + 1)
 
 
-def _solve_local(tasks: list[Task], jobs: int) -> Iterator[Record]:
+def _solve_local(
+    tasks: list[Task], jobs: int, on_search: Callable[[int, int], None] | None
+) -> Iterator[Record]:
     if jobs <= 1 or len(tasks) <= 1:
-        yield from map(solve_deal, tasks)
+        for task in tasks:
+            yield solve_deal(task, None if on_search is None else partial(on_search, task[1]))
         return
     import multiprocessing
 
@@ -282,13 +288,16 @@ def run_stats(
     max_nodes: int | None = DEFAULT_MAX_NODES,
     scheduler: str | None = None,
     progress: Progress | None = None,
+    on_search: Callable[[int, int], None] | None = None,
     search: Search = "full",
     seed: int = SEED,
     end_nodes: int = END_NODES,
 ) -> dict[str, Any]:
     """Solve deals ``first..last`` of ``game`` and summarise (see :func:`summarise`).
 
-    ``jobs`` worker processes (default: all cores); ``out`` a JSON-lines file
+    ``jobs`` worker processes (default: all cores); ``on_search(deal,
+    nodes)`` hears how far the search of a deal has got, where the deals are
+    solved in this process (one worker, or one deal); ``out`` a JSON-lines file
     that records each deal and lets an interrupted run resume; ``scheduler``
     the address of a Dask scheduler to run on instead.  In manual mode
     ``search="exhaustive"`` gives the whole ``max_nodes`` to the exhaustive
@@ -352,7 +361,7 @@ def run_stats(
     results: Iterable[Record] = (
         _solve_dask(tasks, scheduler)
         if scheduler is not None
-        else _solve_local(tasks, jobs or os.cpu_count() or 1)
+        else _solve_local(tasks, jobs or os.cpu_count() or 1, on_search)
     )
     sink: IO[str] | None = path.open("a", encoding="utf-8") if path is not None else None
     try:
