@@ -837,8 +837,12 @@ static int layer_add(Layer *layer, const Key *key, uint64_t h, uint32_t entry) {
         if (++idx == part->cap) idx = 0;
     }
     if (layer->n == layer->room) {
-        /* by halves, not doubling: the largest layers are most of the memory */
-        size_t room = layer->room ? layer->room + layer->room / 2 : 1024;
+        /* By eighths: the memory check asks for the whole growth, which the
+         * layer touches only as it fills, and growing a large block moves
+         * its pages (mremap) rather than copying them, so small steps cost
+         * little and let the largest layer, most of the memory, take what
+         * is there. */
+        size_t room = layer->room >= 8192 ? layer->room + layer->room / 8 : 8192;
         if (room > 0xFFFFFFFEu) room = 0xFFFFFFFEu;
         if (room == layer->room || !memory_allows((room - layer->room) * sizeof(Rec))) return -1;
         Rec *recs = realloc(layer->recs, room * sizeof(Rec));
