@@ -11,6 +11,7 @@ through the engine (``solve`` replays it, and raises if it does not).
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -130,6 +131,29 @@ def test_limits_and_progress() -> None:
 
     with pytest.raises(Stop):
         layered_search(state_of(position), None, None, stop, True)
+
+
+@needs_core
+@needs_proc
+def test_its_temporary_files_are_gone_however_it_stops() -> None:
+    """The positions waiting for the layers above and the entries are in
+    temporary files (deleted on creation): none stays open after a search
+    that ends, hits a limit, or is stopped by an exception."""
+    open_files = lambda: len(os.listdir("/proc/self/fd"))  # noqa: E731
+    position = Position.start("faerie-queen", 2493, "manual")
+    before = open_files()
+
+    def stop(nodes: int) -> None:
+        raise ValueError(nodes)
+
+    assert layered_search(state_of(position), 300_000, None, None, True)[0] == "unknown"
+    assert open_files() == before
+    with pytest.raises(ValueError):
+        layered_search(state_of(position), None, None, stop, True)
+    assert open_files() == before
+    lost = Position.start("glencoe", 6848, "manual")  # lost after 253 999 positions
+    assert layered_search(state_of(lost), None, None, None, True)[0] == "lost"
+    assert open_files() == before
 
 
 @needs_core
