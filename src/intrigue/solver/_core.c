@@ -584,6 +584,21 @@ static int checkpoint(Limits *lim, PyThreadState **ts) {
     return stop;
 }
 
+enum { GOING = -1 }; /* not decided yet */
+
+/* A position new to the search (its cards up `on`), counted: GOING, or
+ * UNKNOWN at a limit, or FAILED (a Python exception is set). */
+static int count_position(Limits *lim, int on, PyThreadState **ts) {
+    lim->nodes++;
+    if (on > lim->best) lim->best = on;
+    if (lim->nodes >= lim->limit) return UNKNOWN;
+    if (!(lim->nodes & (PROGRESS_EVERY - 1))) {
+        int stop = checkpoint(lim, ts);
+        if (stop) return stop > 0 ? UNKNOWN : FAILED;
+    }
+    return GOING;
+}
+
 /* search.py _python_search, step for step; MEMORY where dfs.python_search
  * raises OutOfMemory. */
 static int search(State *s, Limits *lim) {
@@ -641,18 +656,10 @@ static int search(State *s, Limits *lim) {
                 continue;
             }
         }
-        lim->nodes++;
-        if (s->on > lim->best) lim->best = s->on;
-        if (lim->nodes >= lim->limit) {
-            result = UNKNOWN;
+        int counted = count_position(lim, s->on, &ts);
+        if (counted != GOING) {
+            result = counted;
             break;
-        }
-        if (!(lim->nodes & (PROGRESS_EVERY - 1))) {
-            int stop = checkpoint(lim, &ts);
-            if (stop) {
-                result = stop > 0 ? UNKNOWN : FAILED;
-                break;
-            }
         }
         Frame *c = push_frame(&stack, &room, &depth, s, mark);
         if (!c) goto memory_threaded;
@@ -737,6 +744,10 @@ typedef struct __attribute__((packed)) {
     uint8_t dealt;
 } Rec;
 
+static inline int same_position(const Key *a, const Key *b) {
+    return !memcmp(a->col, b->col, sizeof a->col) && a->dealt == b->dealt;
+}
+
 static inline int rec_is(const Rec *rec, const Key *key) {
     return rec->dealt == key->dealt && !memcmp(rec->col, key->col, sizeof rec->col);
 }
@@ -813,8 +824,8 @@ static inline size_t part_slot(uint64_t h, size_t cap) { return slot_of(h << 8, 
 
 static int part_reindex(const Layer *layer, IndexPart *part, size_t cap) {
     size_t bytes = cap * sizeof(uint64_t);
-    /* many small growths, together as large as one: each asks */
-    if (bytes >= ((size_t)1 << 20) && bytes > memory_grantable()) return -1;
+    /* many small growths, together as large as one: each asks from 1 MiB */
+    if (!memory_allows_from(bytes, (size_t)1 << 20)) return -1;
     uint64_t *slots = calloc(cap, sizeof(uint64_t));
     if (!slots) return -1;
     for (size_t k = 0; k < part->cap; k++) {
@@ -1064,8 +1075,7 @@ static int pending_put(Pending *pending, const Waiting *wait, size_t *written) {
         setvbuf(pending->file, pending->buffer, _IOFBF, PENDING_BUFFER);
     }
     Key *recent = &pending->recent[hash_key(&wait->key) & (PENDING_RECENT - 1)];
-    if (recent->tag && !memcmp(recent->col, wait->key.col, sizeof recent->col) && recent->dealt == wait->key.dealt)
-        return 0;
+    if (recent->tag && same_position(recent, &wait->key)) return 0;
     *recent = wait->key;
     recent->tag = 1; /* in use */
     if (!(*written % DISK_CHECK) && !disk_allows(pending->file, 1)) return -2;
@@ -1073,21 +1083,6 @@ static int pending_put(Pending *pending, const Waiting *wait, size_t *written) {
     pending->n++;
     ++*written;
     return 0;
-}
-
-enum { GOING = -1 }; /* layered(): not decided yet */
-
-/* A position new to the search, counted as search() counts one: GOING, or
- * UNKNOWN at a limit, or FAILED (a Python exception is set). */
-static int count_position(Limits *lim, int on, PyThreadState **ts) {
-    lim->nodes++;
-    if (on > lim->best) lim->best = on;
-    if (lim->nodes >= lim->limit) return UNKNOWN;
-    if (!(lim->nodes & (PROGRESS_EVERY - 1))) {
-        int stop = checkpoint(lim, ts);
-        if (stop) return stop > 0 ? UNKNOWN : FAILED;
-    }
-    return GOING;
 }
 
 /* The way back to a win, while it is kept. */

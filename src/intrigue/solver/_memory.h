@@ -62,7 +62,11 @@ static size_t memory_grantable(void) {
     return available > reserve ? (size_t)(available - reserve) : 0;
 }
 
+/* Whether a table may allocate `bytes` more, asking only for growths of
+ * `from` bytes or more. */
+static int memory_allows_from(size_t bytes, size_t from) { return bytes < from || bytes <= memory_grantable(); }
+
 /* Whether a table may allocate `bytes` more. */
-static int memory_allows(size_t bytes) { return bytes < MEMORY_ASK_FROM || bytes <= memory_grantable(); }
+static int memory_allows(size_t bytes) { return memory_allows_from(bytes, MEMORY_ASK_FROM); }
 
 #endif
