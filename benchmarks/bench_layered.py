@@ -3,12 +3,14 @@
     python benchmarks/bench_layered.py                          # three lost manual deals
     python benchmarks/bench_layered.py --deals faerie-queen:2493 glencoe:915
     python benchmarks/bench_layered.py --max-nodes 5000000 --deals faerie-queen:1
+    python benchmarks/bench_layered.py --part-records 1000000   # also: large layers in parts
 
 Runs ``dfs.search`` and ``dfs.layered_search`` on each deal's manual start, each
 in a fresh process (so that its peak memory is its own), and prints for both the
 verdict, positions, most cards up, seconds and the process's peak resident
-memory.  On a lost deal the two must expand the same positions (the script says
-so when they do not).  docs/solver.md, "The search by layers", has the figures.
+memory; with ``--part-records N`` also the search by layers with every layer of
+more than N waiting positions expanded in parts by class.  On a lost deal they
+must all expand the same positions (the script says so when they do not).  docs/solver.md, "The search by layers", has the figures.
 Compares the two searches; never a unit test.
 """
 
@@ -29,20 +31,26 @@ from intrigue.solver.rules import tables_for
 from intrigue.solver.state import SearchState
 
 game, deal, how, limit = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
+parts = int(sys.argv[5]) if len(sys.argv) > 5 else None
 position = Position.start(game, deal, "manual")
 state = SearchState(position, tables_for(position.variant))
-run = layered_search if how == "layered" else search
 started = time.perf_counter()
-verdict, nodes, best = run(state, limit, None, None, True)
+if how == "depth":
+    verdict, nodes, best = search(state, limit, None, None, True)
+else:
+    verdict, nodes, best = layered_search(state, limit, None, None, True, part_records=parts)
 seconds = time.perf_counter() - started
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 print(json.dumps([verdict, nodes, best, seconds, peak]))
 """
 
 
-def measure(game: str, deal: int, how: str, limit: int) -> list[object]:
+def measure(
+    game: str, deal: int, how: str, limit: int, part_records: int | None = None
+) -> list[object]:
+    parts = [] if part_records is None else [str(part_records)]
     done = subprocess.run(
-        [sys.executable, "-c", _RUN, game, str(deal), how, str(limit)],
+        [sys.executable, "-c", _RUN, game, str(deal), how, str(limit), *parts],
         capture_output=True,
         text=True,
         check=True,
@@ -54,20 +62,25 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", nargs="+", default=DEALS, help="GAME:DEAL, manual mode")
     parser.add_argument("--max-nodes", type=int, default=200_000_000)
+    parser.add_argument(
+        "--part-records", type=int, help="also by layers, in parts above this many waiting"
+    )
     args = parser.parse_args()
     for item in args.deals:
         game, deal = item.split(":")
         figures = {
             how: measure(game, int(deal), how, args.max_nodes) for how in ("depth", "layered")
         }
+        if args.part_records:
+            figures["parts"] = measure(game, int(deal), "parts", args.max_nodes, args.part_records)
         for how, (verdict, nodes, best, seconds, peak) in figures.items():
             print(
                 f"{game:13} {deal:>5} {how:8} {verdict:8} {nodes:>12,} positions  best {best:>3}"
                 f"  {seconds:8.1f} s  peak {peak / 2**20:8.0f} MB"
             )
-        depth, layered = figures["depth"], figures["layered"]
-        if depth[0] == "lost" and depth[:3] != layered[:3]:
-            print(f"  !! {item}: the two searches did not expand the same positions")
+        depth = figures.pop("depth")
+        if depth[0] == "lost" and any(other[:3] != depth[:3] for other in figures.values()):
+            print(f"  !! {item}: the searches did not expand the same positions")
 
 
 if __name__ == "__main__":

@@ -60,6 +60,40 @@ def test_it_expands_the_positions_of_the_depth_first_search(
 
 
 @needs_core
+@given(
+    positions, st.sampled_from(SHORTCUT_SETTINGS), st.integers(1, 3000), st.sampled_from([1, 2, 5])
+)
+def test_a_layer_expanded_in_parts_expands_the_same_positions(
+    position: Position, flags: dict[str, bool], budget: int, part_records: int
+) -> None:
+    # Every layer with more than part_records positions waiting is split by
+    # class (cards up by type, cards dealt), which no move within a layer
+    # changes: the same positions as the layer expanded whole.
+    options = {key: value for key, value in flags.items() if key != "probe"}
+    safe = options.pop("safe_moves", True)
+    whole = layered_search(state_of(position, **options), budget, None, None, safe)
+    state = state_of(position, **options)
+    parts = layered_search(state, budget, None, None, safe, part_records=part_records)
+    if "unknown" not in (whole[0], parts[0]):
+        assert parts[0] == whole[0]
+    if whole[0] == "lost":
+        assert parts == whole
+    if parts[0] == "unknown":
+        assert parts[1] == max(budget, 2)
+    if parts[0] == "won":
+        assert state.on == state.goal  # its line, played on the state
+
+
+@needs_core
+def test_parts_must_hold_a_record() -> None:
+    from intrigue.solver import _core
+
+    state = state_of(Position.start("faerie-queen", 1, "manual"))
+    with pytest.raises(ValueError, match="part_records: 0 is not a positive number"):
+        _core.layered(state, 100, part_records=0)
+
+
+@needs_core
 @settings(max_examples=150)
 @given(small_deals())
 def test_on_small_deals_it_agrees_with_the_brute_force(position: Position) -> None:
@@ -78,6 +112,8 @@ def test_a_real_lost_deal_expands_the_same_positions(game: str, deal: int) -> No
     by_layers = layered_search(state_of(position), None, None, None, True)
     assert depth_first[0] == "lost"
     assert by_layers == depth_first
+    in_parts = layered_search(state_of(position), None, None, None, True, part_records=100)
+    assert in_parts == depth_first
 
 
 @needs_core
@@ -154,6 +190,14 @@ def test_its_temporary_files_are_gone_however_it_stops() -> None:
     lost = Position.start("glencoe", 6848, "manual")  # lost after 253 999 positions
     assert layered_search(state_of(lost), None, None, None, True)[0] == "lost"
     assert open_files() == before
+    # in parts: a file for each part of a layer, while it is expanded
+    for budget in (50_000, None):
+        found = layered_search(state_of(lost), budget, None, None, True, part_records=20)
+        assert found[0] == ("unknown" if budget else "lost")
+        assert open_files() == before
+    with pytest.raises(ValueError):
+        layered_search(state_of(position), None, None, stop, True, part_records=20)
+    assert open_files() == before
 
 
 @needs_core
@@ -186,6 +230,28 @@ def test_it_proves_a_loss_in_the_memory_the_depth_first_search_runs_out_of() -> 
         cap_memory(150)
         print(_core.search(state, 10**9)[0])
         print(_core.layered(state, 10**9)[:3])
+    """
+    done = run_capped(code, timeout=300)
+    assert done.stdout.split("\n")[:2] == ["memory", "('lost', 3215994, 26)"], done.stderr
+
+
+@needs_core
+@needs_proc
+def test_in_parts_it_proves_a_loss_in_the_memory_a_whole_layer_runs_out_of() -> None:
+    # Faerie Queen 2493 by layers needs some 40 MB more than the process has;
+    # its layers' classes (cards up by type) are small, and in parts of 10 000
+    # waiting positions the same loss fits in 16 MB.
+    code = """
+        from intrigue.position import Position
+        from intrigue.solver import _core
+        from intrigue.solver.rules import tables_for
+        from intrigue.solver.state import SearchState
+
+        position = Position.start("faerie-queen", 2493, "manual")
+        state = SearchState(position, tables_for(position.variant))
+        cap_memory(16)
+        print(_core.layered(state, 10**9)[0])
+        print(_core.layered(state, 10**9, part_records=10_000)[:3])
     """
     done = run_capped(code, timeout=300)
     assert done.stdout.split("\n")[:2] == ["memory", "('lost', 3215994, 26)"], done.stderr

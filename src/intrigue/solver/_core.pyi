@@ -17,6 +17,7 @@ def layered(
     on_progress: Callable[[int], None] | None = None,
     safe_moves: bool = True,
     trace: bool = True,
+    part_records: int = ...,
 ) -> tuple[Literal["won", "lost", "unknown", "memory"], int, int, list[int] | None]: ...
 def hold_back(
     state: SearchState,

@@ -72,6 +72,7 @@ def layered_search(
     safe_moves: bool,
     *,
     trace: bool = True,
+    part_records: int | None = None,
 ) -> tuple[Verdict, int, int]:
     """:func:`search`, layer by layer: the same positions, in far less memory.
 
@@ -84,6 +85,10 @@ def layered_search(
     ``best``) while holding a fraction of them.  A win is found only when the
     search gets there, after every position of lower progress, so this is the
     search for proving losses (``docs/solver.md``, "The search by layers").
+    A layer with more than ``part_records`` positions waiting for it (by
+    default 131 072) is expanded a part at a time, split by the
+    positions' cards up, which no move within a layer changes: the same
+    positions again, in the memory of the largest part.
 
     The way back to a win is kept in a temporary file, which stops growing
     where the disk would be left short (or from the start with ``trace=False``);
@@ -98,8 +103,9 @@ def layered_search(
     """
     if not NATIVE:
         return python_search(state, max_nodes, deadline, on_progress, safe_moves)
+    split = {} if part_records is None else {"part_records": part_records}
     found, nodes, best, ops = _core.layered(
-        state, max_nodes, deadline, on_progress, safe_moves, trace
+        state, max_nodes, deadline, on_progress, safe_moves, trace, **split
     )
     if found == "won" and ops is None:
         rest = None if max_nodes is None else max(1, max_nodes - nodes)
