@@ -1284,6 +1284,7 @@ static int layered(State *s, Limits *lim, const char **why) {
                         break;
                     }
                     int on = w.on, q = p;
+                    uint32_t cls = 0;
                     if (!fast) {
                         if (play(&w, move) || (safe && play_safe_after(&w, move))) {
                             result = MEMORY;
@@ -1295,7 +1296,8 @@ static int layered(State *s, Limits *lim, const char **why) {
                             break;
                         }
                         make_key(&w, w.cid, &next.key);
-                        on = (int)class_bits(&w, &next.key) << 8 | w.on;
+                        on = w.on;
+                        cls = class_bits(&w, &next.key);
                         q = w.dealt + w.on;
                         undo_to(&w, 0);
                     }
@@ -1305,7 +1307,7 @@ static int layered(State *s, Limits *lim, const char **why) {
                         break;
                     }
                     if (q > p) {
-                        next.key.tag = (uint32_t)on; /* the cards up and class, while it waits */
+                        next.key.tag = cls << 8 | (uint32_t)on; /* while it waits */
                         int put = pending_put(&pending[q], &next, &written);
                         if (put == -2) {
                             result = MEMORY;
@@ -1322,7 +1324,7 @@ static int layered(State *s, Limits *lim, const char **why) {
                         result = MEMORY;
                         break;
                     }
-                    if (added) result = count_position(lim, WAITING_ON(on), &ts);
+                    if (added) result = count_position(lim, on, &ts);
                 }
             }
             layer_free(&layer);
