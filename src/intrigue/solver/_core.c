@@ -774,13 +774,18 @@ typedef struct {
     uint32_t parent;
 } Waiting;
 
-typedef struct {
+typedef struct Pending {
     FILE *file; /* NULL until the first position waits here */
     char *buffer;
     Key *recent; /* by hash: the last key written there, which need not be again */
     size_t recent_cap;
     int recent_fixed; /* 1 once a growth did not fit */
     size_t n;
+    /* A large layer's file is split by class as it is written (split_pending),
+     * its records then going to these parts; a part's repeats are weeded out
+     * whenever it has grown to compact_at records (compact_part). */
+    struct Pending *parts;
+    size_t nparts, compact_at;
 } Pending;
 
 #define PENDING_BUFFER ((size_t)1 << 18)
@@ -803,6 +808,9 @@ static void pending_close(Pending *pending) {
     if (pending->file) fclose(pending->file); /* a tmpfile: closing deletes it */
     free(pending->buffer);
     free(pending->recent);
+    if (pending->parts)
+        for (size_t k = 0; k < pending->nparts; k++) pending_close(&pending->parts[k]);
+    free(pending->parts);
     memset(pending, 0, sizeof *pending);
 }
 
@@ -1092,32 +1100,6 @@ static void recent_grow(Pending *pending) {
     pending->recent_cap = cap;
 }
 
-/* A position to wait for its layer: 0; -1 where its file cannot be opened or
- * written; -2 where the disk would be left short or its buffer does not fit.
- * *written counts the positions put to wait in all the files, for the disk
- * check. */
-static int pending_put(Pending *pending, const Waiting *wait, size_t *written) {
-    if (!pending->file) {
-        if (!pending->buffer && !(pending->buffer = malloc(PENDING_BUFFER))) return -2;
-        if (!pending->recent && !(pending->recent = calloc(PENDING_RECENT, sizeof(Key)))) return -2;
-        pending->recent_cap = PENDING_RECENT;
-        if (!(pending->file = tmpfile())) return -1;
-        setvbuf(pending->file, pending->buffer, _IOFBF, PENDING_BUFFER);
-    }
-    if (pending->n >= PENDING_GROW_FROM && pending->n >= 2 * pending->recent_cap &&
-        pending->recent_cap < PENDING_RECENT_MAX && !pending->recent_fixed)
-        recent_grow(pending);
-    Key *recent = &pending->recent[hash_key(&wait->key) & (pending->recent_cap - 1)];
-    if (recent->tag && same_position(recent, &wait->key)) return 0;
-    *recent = wait->key;
-    recent->tag = 1; /* in use */
-    if (!(*written % DISK_CHECK) && !disk_allows(pending->file, 1)) return -2;
-    if (fwrite(wait, sizeof *wait, 1, pending->file) != 1) return -1;
-    pending->n++;
-    ++*written;
-    return 0;
-}
-
 /* A layer's positions fall into classes, one for each set of cards up (by
  * type) with one count of cards dealt: a move that keeps the progress sends
  * no card up and deals none, so it keeps the class, and no position of one
@@ -1142,18 +1124,27 @@ static uint32_t class_bits(const State *w, const Key *key) {
 #define WAITING_CLASS(tag) ((tag) >> 8)
 #define PART_BUFFER ((size_t)1 << 16)
 #define MAX_PARTS 512
+#define WAITING_PARTS 64
 /* Small parts are faster as well as smaller, their index staying in the
  * caches: Faerie Queen 9844 took 139 s at 216 MB in parts of 2^24 records,
  * 113 s at 109 MB in parts of 10^6, 94 s at 49 MB in parts of 10^5.  A part
  * is a file while its layer is split, so their number is capped. */
 #define DEFAULT_PART_RECORDS ((Py_ssize_t)1 << 17)
 
-/* Splits the positions waiting for a layer into nparts parts (fresh
- * Pendings) by their class bits, reading the file from its end and cutting
- * it short behind each chunk read, so that the disk holds each record once:
- * 0, or -1 where a file cannot be read, opened or written (src is closed
- * either way). */
-static int split_pending(Pending *src, Pending *parts, size_t nparts) {
+/* A part's file, opened on its first record. */
+static int part_open(Pending *part) {
+    if (part->file) return 0;
+    if (!(part->buffer = malloc(PART_BUFFER)) || !(part->file = tmpfile())) return -1;
+    setvbuf(part->file, part->buffer, _IOFBF, PART_BUFFER);
+    return 0;
+}
+
+/* Splits the records of src's file into nparts parts (fresh Pendings) by
+ * their class bits (divided by `div`, the number of parts src is already one
+ * of), reading the file from its end and cutting it short behind each chunk
+ * read, so that the disk holds each record once: 0, or -1 where a file
+ * cannot be read, opened or written.  src's file is left empty. */
+static int split_pending(Pending *src, Pending *parts, size_t nparts, size_t div) {
     enum { CHUNK = 1 << 16 };
     Waiting *chunk = malloc(CHUNK * sizeof(Waiting));
     int failed = !chunk;
@@ -1166,23 +1157,104 @@ static int split_pending(Pending *src, Pending *parts, size_t nparts) {
             break;
         }
         for (size_t k = 0; k < take && !failed; k++) {
-            Pending *part = &parts[WAITING_CLASS(chunk[k].key.tag) % nparts];
-            if (!part->file) {
-                if (!(part->buffer = malloc(PART_BUFFER)) || !(part->file = tmpfile())) {
-                    failed = 1;
-                    break;
-                }
-                setvbuf(part->file, part->buffer, _IOFBF, PART_BUFFER);
-            }
-            if (fwrite(&chunk[k], sizeof(Waiting), 1, part->file) != 1) failed = 1;
+            Pending *part = &parts[WAITING_CLASS(chunk[k].key.tag) / div % nparts];
+            if (part_open(part) || fwrite(&chunk[k], sizeof(Waiting), 1, part->file) != 1) failed = 1;
             part->n++;
         }
         if (!failed && ftruncate(fileno(src->file), (off_t)(start * sizeof(Waiting)))) failed = 1;
         end = start;
     }
     free(chunk);
-    pending_close(src);
     return failed ? -1 : 0;
+}
+
+/* Weeds the repeats out of a part's file, keeping the first of each (as the
+ * layer's index would when it reads them): 0, or -1 where the file cannot
+ * be read or written; where the memory does not allow it, nothing changes.
+ * *removed counts the records dropped. */
+static int compact_part(Pending *part, size_t least, size_t *removed) {
+    size_t n = part->n, cap = 64;
+    while (cap < 2 * n) cap *= 2;
+    part->compact_at = 2 * n > least ? 2 * n : least;
+    if (!memory_allows(n * sizeof(Waiting) + cap * sizeof(uint32_t))) return 0;
+    Waiting *all = malloc(n * sizeof(Waiting));
+    uint32_t *index = calloc(cap, sizeof(uint32_t));
+    int failed = 0;
+    if (all && index) {
+        if (fseeko(part->file, 0, SEEK_SET) || fread(all, sizeof(Waiting), n, part->file) != n) failed = 1;
+        size_t kept = 0;
+        for (size_t k = 0; k < n && !failed; k++) {
+            size_t idx = hash_key(&all[k].key) & (cap - 1);
+            int seen = 0;
+            for (uint32_t at; (at = index[idx]); idx = (idx + 1) & (cap - 1))
+                if (same_position(&all[at - 1].key, &all[k].key)) {
+                    seen = 1;
+                    break;
+                }
+            if (seen) continue;
+            all[kept] = all[k];
+            index[idx] = (uint32_t)++kept;
+        }
+        if (!failed && (ftruncate(fileno(part->file), 0) || fseeko(part->file, 0, SEEK_SET) ||
+                        fwrite(all, sizeof(Waiting), kept, part->file) != kept))
+            failed = 1;
+        if (!failed) {
+            *removed += n - kept;
+            part->n = kept;
+            part->compact_at = 2 * kept > least ? 2 * kept : least;
+        }
+    }
+    free(all);
+    free(index);
+    return failed ? -1 : 0;
+}
+
+/* A position to wait for its layer: 0; -1 where its file cannot be opened or
+ * written; -2 where the disk would be left short or its buffer does not fit.
+ * *written counts the positions put to wait in all the files, for the disk
+ * check. */
+static int pending_put(Pending *pending, const Waiting *wait, size_t *written, size_t part_records) {
+    if (!pending->file && !pending->parts) {
+        if (!pending->buffer && !(pending->buffer = malloc(PENDING_BUFFER))) return -2;
+        if (!pending->recent && !(pending->recent = calloc(PENDING_RECENT, sizeof(Key)))) return -2;
+        pending->recent_cap = PENDING_RECENT;
+        if (!(pending->file = tmpfile())) return -1;
+        setvbuf(pending->file, pending->buffer, _IOFBF, PENDING_BUFFER);
+    }
+    if (pending->n >= PENDING_GROW_FROM && pending->n >= 2 * pending->recent_cap &&
+        pending->recent_cap < PENDING_RECENT_MAX && !pending->recent_fixed)
+        recent_grow(pending);
+    Key *recent = &pending->recent[hash_key(&wait->key) & (pending->recent_cap - 1)];
+    if (recent->tag && same_position(recent, &wait->key)) return 0;
+    *recent = wait->key;
+    recent->tag = 1; /* in use */
+    Pending *part = pending;
+    if (pending->parts) {
+        part = &pending->parts[WAITING_CLASS(wait->key.tag) % pending->nparts];
+        if (part_open(part)) return -1;
+    }
+    if (!(*written % DISK_CHECK) && !disk_allows(part->file, 1)) return -2;
+    if (fwrite(wait, sizeof *wait, 1, part->file) != 1) return -1;
+    ++*written;
+    if (part != pending) {
+        pending->n++;
+        if (++part->n >= part->compact_at) {
+            size_t removed = 0;
+            if (compact_part(part, 8 * part_records, &removed)) return -1;
+            pending->n -= removed;
+        }
+    } else if (++pending->n >= 64 * part_records) {
+        /* Large: split by class from now on (the layer would be when read). */
+        if (!(pending->parts = calloc(WAITING_PARTS, sizeof(Pending)))) return -2;
+        pending->nparts = WAITING_PARTS;
+        if (split_pending(pending, pending->parts, WAITING_PARTS, 1)) return -1;
+        for (size_t k = 0; k < WAITING_PARTS; k++) pending->parts[k].compact_at = 8 * part_records;
+        fclose(pending->file);
+        free(pending->buffer);
+        pending->file = NULL;
+        pending->buffer = NULL;
+    }
+    return 0;
 }
 
 /* The way back to a win, while it is kept. */
@@ -1280,20 +1352,26 @@ static int layered(State *s, Limits *lim, const char **why) {
     rebuild_init(s, rb);
     PyThreadState *ts = PyEval_SaveThread();
     for (int p = first; p < LAYERS && result == GOING; p++) {
-        /* The layer whole, or (a large one) in parts by class (class_bits()). */
-        Pending *parts = &pending[p];
+        /* The layer whole, or (a large one) in parts by class (class_bits()):
+         * those it was split into as it was written, each split again here
+         * if still large. */
+        Pending *tops = pending[p].parts ? pending[p].parts : &pending[p];
+        size_t ntops = pending[p].parts ? pending[p].nparts : 1;
+        for (size_t top = 0; top < ntops && result == GOING; top++) {
+        Pending *parts = &tops[top];
         size_t nparts = 1;
-        if (pending[p].n > lim->part_records) {
-            nparts = (pending[p].n + lim->part_records - 1) / lim->part_records;
+        if (tops[top].n > lim->part_records) {
+            nparts = (tops[top].n + lim->part_records - 1) / lim->part_records;
             if (nparts > MAX_PARTS) nparts = MAX_PARTS;
             if (!(parts = calloc(nparts, sizeof(Pending)))) {
                 result = MEMORY;
                 break;
             }
-            if (split_pending(&pending[p], parts, nparts)) {
+            if (split_pending(&tops[top], parts, nparts, ntops)) {
                 *why = "the search by layers could not split its temporary file";
                 result = FAILED;
             }
+            pending_close(&tops[top]);
         }
         for (size_t part = 0; part < nparts && result == GOING; part++) {
             result = load_layer(&layer, &parts[part], lim, &ts, &entries, why);
@@ -1339,7 +1417,7 @@ static int layered(State *s, Limits *lim, const char **why) {
                     }
                     if (q > p) {
                         next.key.tag = cls << 8 | (uint32_t)on; /* while it waits */
-                        int put = pending_put(&pending[q], &next, &written);
+                        int put = pending_put(&pending[q], &next, &written, lim->part_records);
                         if (put == -2) {
                             result = MEMORY;
                         } else if (put) {
@@ -1360,10 +1438,12 @@ static int layered(State *s, Limits *lim, const char **why) {
             }
             layer_free(&layer);
         }
-        if (parts != &pending[p]) {
+        if (parts != &tops[top]) {
             for (size_t part = 0; part < nparts; part++) pending_close(&parts[part]);
             free(parts);
         }
+        }
+        pending_close(&pending[p]);
     }
     if (result == GOING) result = LOST;
     if (result == WON && won_entry == NO_ENTRY) {
