@@ -218,13 +218,11 @@ def test_a_state_with_impossible_progress_raises() -> None:
             _core.layered(SimpleNamespace(**{**fields, "on": on}), 100)
 
 
-@needs_core
-@needs_proc
-def test_it_proves_a_loss_in_the_memory_the_depth_first_search_runs_out_of() -> None:
-    # Faerie Queen 2493's depth-first search needs a table of 2^22 positions
-    # (168 MB) to finish; with 150 MB more than the process has it stops with
-    # "memory".  Layer by layer the same 3 215 994 positions fit.
-    code = """
+def capped_2493(megabytes: int, first: str, second: str) -> list[str]:
+    """Two searches of Faerie Queen 2493 (manual, lost after 3 215 994
+    positions) in a process that may grow by ``megabytes`` more: the first's
+    verdict and the second's (verdict, nodes, best)."""
+    code = f"""
         from intrigue.position import Position
         from intrigue.solver import _core
         from intrigue.solver.rules import tables_for
@@ -232,34 +230,33 @@ def test_it_proves_a_loss_in_the_memory_the_depth_first_search_runs_out_of() -> 
 
         position = Position.start("faerie-queen", 2493, "manual")
         state = SearchState(position, tables_for(position.variant))
-        cap_memory(150)
-        print(_core.search(state, 10**9)[0])
-        print(_core.layered(state, 10**9)[:3])
+        cap_memory({megabytes})
+        print(_core.{first}[0])
+        print(_core.{second}[:3])
     """
     done = run_capped(code, timeout=300)
-    assert done.stdout.split("\n")[:2] == ["memory", "('lost', 3215994, 26)"], done.stderr
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split("\n")[:2]
+
+
+@needs_core
+@needs_proc
+def test_it_proves_a_loss_in_the_memory_the_depth_first_search_runs_out_of() -> None:
+    # The depth-first search needs a table of 2^22 positions (168 MB) to
+    # finish; with 150 MB more than the process has it stops with "memory".
+    # Layer by layer the same positions fit.
+    found = capped_2493(150, "search(state, 10**9)", "layered(state, 10**9)")
+    assert found == ["memory", "('lost', 3215994, 26)"]
 
 
 @needs_core
 @needs_proc
 def test_in_parts_it_proves_a_loss_in_the_memory_a_whole_layer_runs_out_of() -> None:
-    # Faerie Queen 2493 by layers needs some 40 MB more than the process has;
-    # its layers' classes (cards up by type) are small, and in parts of 10 000
+    # By whole layers it needs some 40 MB more than the process has; its
+    # layers' classes (cards up by type) are small, and in parts of 10 000
     # waiting positions the same loss fits in 16 MB.
-    code = """
-        from intrigue.position import Position
-        from intrigue.solver import _core
-        from intrigue.solver.rules import tables_for
-        from intrigue.solver.state import SearchState
-
-        position = Position.start("faerie-queen", 2493, "manual")
-        state = SearchState(position, tables_for(position.variant))
-        cap_memory(16)
-        print(_core.layered(state, 10**9)[0])
-        print(_core.layered(state, 10**9, part_records=10_000)[:3])
-    """
-    done = run_capped(code, timeout=300)
-    assert done.stdout.split("\n")[:2] == ["memory", "('lost', 3215994, 26)"], done.stderr
+    found = capped_2493(16, "layered(state, 10**9)", "layered(state, 10**9, part_records=10_000)")
+    assert found == ["memory", "('lost', 3215994, 26)"]
 
 
 @needs_core
