@@ -3,14 +3,16 @@
     python benchmarks/bench_layered.py                          # three lost manual deals
     python benchmarks/bench_layered.py --deals faerie-queen:2493 glencoe:915
     python benchmarks/bench_layered.py --max-nodes 5000000 --deals faerie-queen:1
-    python benchmarks/bench_layered.py --part-records 1000000   # also: large layers in parts
+    python benchmarks/bench_layered.py --part-records 1000000000000   # also: whole layers
 
 Runs ``dfs.search`` and ``dfs.layered_search`` on each deal's manual start, each
 in a fresh process (so that its peak memory is its own), and prints for both the
 verdict, positions, most cards up, seconds and the process's peak resident
-memory; with ``--part-records N`` also the search by layers with every layer of
-more than N waiting positions expanded in parts by class.  On a lost deal they
-must all expand the same positions (the script says so when they do not).  docs/solver.md, "The search by layers", has the figures.
+memory.  The search by layers runs at its default part size (a layer with more
+positions waiting than that is expanded in parts by class); ``--part-records N``
+runs it once more at N (larger than any layer: the layers whole).  On a lost
+deal they must all expand the same positions (the script says so when they do
+not).  docs/solver.md, "The search by layers", has the figures.
 Compares the two searches; never a unit test.
 """
 
@@ -63,7 +65,7 @@ def main() -> None:
     parser.add_argument("--deals", nargs="+", default=DEALS, help="GAME:DEAL, manual mode")
     parser.add_argument("--max-nodes", type=int, default=200_000_000)
     parser.add_argument(
-        "--part-records", type=int, help="also by layers, in parts above this many waiting"
+        "--part-records", type=int, help="also by layers, in parts of at most this many waiting"
     )
     args = parser.parse_args()
     for item in args.deals:

@@ -1358,90 +1358,90 @@ static int layered(State *s, Limits *lim, const char **why) {
         Pending *tops = pending[p].parts ? pending[p].parts : &pending[p];
         size_t ntops = pending[p].parts ? pending[p].nparts : 1;
         for (size_t top = 0; top < ntops && result == GOING; top++) {
-        Pending *parts = &tops[top];
-        size_t nparts = 1;
-        if (tops[top].n > lim->part_records) {
-            nparts = (tops[top].n + lim->part_records - 1) / lim->part_records;
-            if (nparts > MAX_PARTS) nparts = MAX_PARTS;
-            if (!(parts = calloc(nparts, sizeof(Pending)))) {
-                result = MEMORY;
-                break;
-            }
-            if (split_pending(&tops[top], parts, nparts, ntops)) {
-                *why = "the search by layers could not split its temporary file";
-                result = FAILED;
-            }
-            pending_close(&tops[top]);
-        }
-        for (size_t part = 0; part < nparts && result == GOING; part++) {
-            result = load_layer(&layer, &parts[part], lim, &ts, &entries, why);
-            for (size_t i = 0; i < layer.n && result == GOING; i++) {
-                Key here; /* a copy: the layer moves as it grows */
-                rec_key(&layer.recs[i], &here);
-                uint32_t entry = layer.recs[i].entry;
-                rebuild(s, rb, &here, &w);
-                uint8_t moves[MAXMOVES];
-                int nmoves = gen_moves(&w, moves);
-                for (int k = 0; k < nmoves && result == GOING; k++) {
-                    int move = moves[k];
-                    Waiting next = {.parent = entry};
-                    /* A column move with no safe move after it keeps the progress:
-                     * its key without playing it, as search() does. */
-                    int fast = move >= COLUMN_MOVE ? key_after(&w, move, safe, &next.key) : 0;
-                    if (fast < 0) {
-                        result = MEMORY;
-                        break;
-                    }
-                    int on = w.on, q = p;
-                    uint32_t cls = 0;
-                    if (!fast) {
-                        if (play(&w, move) || (safe && play_safe_after(&w, move))) {
-                            result = MEMORY;
-                            break;
-                        }
-                        if (w.on == w.goal) {
-                            won_entry = entry;
-                            result = WON;
-                            break;
-                        }
-                        make_key(&w, w.cid, &next.key);
-                        on = w.on;
-                        cls = class_bits(&w, &next.key);
-                        q = w.dealt + w.on;
-                        undo_to(&w, 0);
-                    }
-                    if (q < p || q >= LAYERS) {
-                        *why = "the search by layers met a move that lowered the progress or raised it past a game's (a malformed state)";
-                        result = FAILED;
-                        break;
-                    }
-                    if (q > p) {
-                        next.key.tag = cls << 8 | (uint32_t)on; /* while it waits */
-                        int put = pending_put(&pending[q], &next, &written, lim->part_records);
-                        if (put == -2) {
-                            result = MEMORY;
-                        } else if (put) {
-                            *why = "the search by layers could not write its temporary files";
-                            result = FAILED;
-                        }
-                        continue;
-                    }
-                    uint64_t h = hash_key(&next.key);
-                    next.key.tag = (uint32_t)h | 1;
-                    int added = layer_add(&layer, &next.key, h, entry);
-                    if (added < 0) {
-                        result = MEMORY;
-                        break;
-                    }
-                    if (added) result = count_position(lim, on, &ts);
+            Pending *parts = &tops[top];
+            size_t nparts = 1;
+            if (tops[top].n > lim->part_records) {
+                nparts = (tops[top].n + lim->part_records - 1) / lim->part_records;
+                if (nparts > MAX_PARTS) nparts = MAX_PARTS;
+                if (!(parts = calloc(nparts, sizeof(Pending)))) {
+                    result = MEMORY;
+                    break;
                 }
+                if (split_pending(&tops[top], parts, nparts, ntops)) {
+                    *why = "the search by layers could not split its temporary file";
+                    result = FAILED;
+                }
+                pending_close(&tops[top]);
             }
-            layer_free(&layer);
-        }
-        if (parts != &tops[top]) {
-            for (size_t part = 0; part < nparts; part++) pending_close(&parts[part]);
-            free(parts);
-        }
+            for (size_t part = 0; part < nparts && result == GOING; part++) {
+                result = load_layer(&layer, &parts[part], lim, &ts, &entries, why);
+                for (size_t i = 0; i < layer.n && result == GOING; i++) {
+                    Key here; /* a copy: the layer moves as it grows */
+                    rec_key(&layer.recs[i], &here);
+                    uint32_t entry = layer.recs[i].entry;
+                    rebuild(s, rb, &here, &w);
+                    uint8_t moves[MAXMOVES];
+                    int nmoves = gen_moves(&w, moves);
+                    for (int k = 0; k < nmoves && result == GOING; k++) {
+                        int move = moves[k];
+                        Waiting next = {.parent = entry};
+                        /* A column move with no safe move after it keeps the progress:
+                         * its key without playing it, as search() does. */
+                        int fast = move >= COLUMN_MOVE ? key_after(&w, move, safe, &next.key) : 0;
+                        if (fast < 0) {
+                            result = MEMORY;
+                            break;
+                        }
+                        int on = w.on, q = p;
+                        uint32_t cls = 0;
+                        if (!fast) {
+                            if (play(&w, move) || (safe && play_safe_after(&w, move))) {
+                                result = MEMORY;
+                                break;
+                            }
+                            if (w.on == w.goal) {
+                                won_entry = entry;
+                                result = WON;
+                                break;
+                            }
+                            make_key(&w, w.cid, &next.key);
+                            on = w.on;
+                            cls = class_bits(&w, &next.key);
+                            q = w.dealt + w.on;
+                            undo_to(&w, 0);
+                        }
+                        if (q < p || q >= LAYERS) {
+                            *why = "the search by layers met a move that lowered the progress or raised it past a game's (a malformed state)";
+                            result = FAILED;
+                            break;
+                        }
+                        if (q > p) {
+                            next.key.tag = cls << 8 | (uint32_t)on; /* while it waits */
+                            int put = pending_put(&pending[q], &next, &written, lim->part_records);
+                            if (put == -2) {
+                                result = MEMORY;
+                            } else if (put) {
+                                *why = "the search by layers could not write its temporary files";
+                                result = FAILED;
+                            }
+                            continue;
+                        }
+                        uint64_t h = hash_key(&next.key);
+                        next.key.tag = (uint32_t)h | 1;
+                        int added = layer_add(&layer, &next.key, h, entry);
+                        if (added < 0) {
+                            result = MEMORY;
+                            break;
+                        }
+                        if (added) result = count_position(lim, on, &ts);
+                    }
+                }
+                layer_free(&layer);
+            }
+            if (parts != &tops[top]) {
+                for (size_t part = 0; part < nparts; part++) pending_close(&parts[part]);
+                free(parts);
+            }
         }
         pending_close(&pending[p]);
     }
