@@ -293,6 +293,7 @@ def test_stats_records_the_search_by_layers(
     assert (summary["lost"], summary["search"], summary["probes"]) == (1, "layered", False)
     (record,) = map(json.loads, out.read_text().splitlines())
     assert record["search"] == "layered" and record["probes"] is False
+    assert record["layers"] == "parts"
     assert record["verdict"] == "lost" and record["nodes"] == 840_033
     # auto mode too (the exhaustive search alone is for manual mode only)
     auto = run_stats("salic-law", 2, 2, jobs=1, max_nodes=2_000_000, search="layered")
@@ -310,4 +311,9 @@ def test_which_unknowns_the_search_by_layers_tries_again() -> None:
     assert _retry(unknown(), 2000, "layered", 1, 500)
     # and back: the same positions
     assert not _retry(unknown(search="layered"), 1000, "exhaustive", 1, 500)
-    assert not _retry(unknown(search="layered", memory_full=True), 1000, "layered", 1, 500)
+    # the layers were held whole and ran out of memory: in parts they may not
+    assert _retry(unknown(search="layered", memory_full=True), 1000, "layered", 1, 500)
+    parts = unknown(search="layered", layers="parts", memory_full=True)
+    assert not _retry(parts, 1000, "layered", 1, 500)
+    assert _retry(parts, 2000, "layered", 1, 500)
+    assert not _retry(unknown(search="layered", layers="parts"), 1000, "layered", 1, 500)

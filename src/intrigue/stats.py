@@ -148,6 +148,11 @@ def solve_deal(task: Task, on_progress: Callable[[int], None] | None = None) -> 
         record["probes"] = False
     if search in ("layered", "rollouts", "frontier"):
         record["search"] = search
+    if search == "layered":
+        # A large layer is expanded in parts by class; records without this
+        # are from the search that held each layer whole, whose memory ran
+        # out where this one's may not (_retry).
+        record["layers"] = "parts"
     if result.test_states is not None:
         # The frontier proof's most states a position; records without it are
         # from before its test was tried again with more (TEST_STATES then).
@@ -216,13 +221,15 @@ def _retry(
     An unknown of a full solve or of either exhaustive search is not searched
     again exhaustively at the same limit (they ran that search, on the same
     positions), except layer by layer where it ran out of memory (which is
-    what the search by layers is for).
+    what the search by layers is for), and so in parts where the layers were
+    held whole.
     """
     if record["verdict"] != "unknown":
         return False
     before = searched(record)
     now = (search, *((seed, end_nodes) if search in SEEDED else (None, None)))
-    if search == "layered" and before[0] != "layered" and record.get("memory_full"):
+    in_parts = before[0] == "layered" and record.get("layers") == "parts"
+    if search == "layered" and record.get("memory_full") and not in_parts:
         return True
     if before != now and not (search in EXHAUSTIVE and before[0] in ("full", *EXHAUSTIVE)):
         return True

@@ -1314,155 +1314,183 @@ static int load_layer(Layer *layer, Pending *pending, Limits *lim, PyThreadState
     return result;
 }
 
+/* One search by layers under way: what expanding a position needs besides
+ * the position. */
+typedef struct {
+    const State *root;
+    const Rebuild *rb;
+    State w;          /* the position expanded, rebuilt from its key */
+    Layer layer;      /* the part of the layer expanded */
+    Pending *pending; /* by progress: the positions waiting for the layers above */
+    Entries entries;
+    Limits *lim;
+    PyThreadState *ts;
+    size_t written;     /* positions put to wait, for the disk check */
+    uint32_t won_entry; /* the entry of the won position's layer */
+    const char *why;
+    int safe;
+} Layered;
+
+/* A position reached from the layer p's by one move (its key in next, its
+ * cards up `on`, its class cls): in the layer, or waiting for its own.
+ * GOING, or a verdict. */
+static int place(Layered *run, int p, int q, Waiting *next, int on, uint32_t cls) {
+    if (q < p || q >= LAYERS) {
+        run->why = "the search by layers met a move that lowered the progress or raised it past a game's (a malformed state)";
+        return FAILED;
+    }
+    if (q > p) {
+        /* The hash is computed again where the record is read (here, when
+         * weeded, when loaded): a few multiplies against 8 bytes a record. */
+        next->key.tag = cls << 8 | (uint32_t)on; /* while it waits */
+        int put = pending_put(&run->pending[q], next, &run->written, run->lim->part_records);
+        if (put == -2) return MEMORY;
+        if (put) {
+            run->why = "the search by layers could not write its temporary files";
+            return FAILED;
+        }
+        return GOING;
+    }
+    uint64_t h = hash_key(&next->key);
+    next->key.tag = (uint32_t)h | 1;
+    int added = layer_add(&run->layer, &next->key, h, next->parent);
+    if (added < 0) return MEMORY;
+    return added ? count_position(run->lim, on, &run->ts) : GOING;
+}
+
+/* Every move from the i-th position of the part of layer p in memory.
+ * GOING, or a verdict (WON with run->won_entry set). */
+static int expand_position(Layered *run, int p, size_t i) {
+    State *w = &run->w;
+    Key here; /* a copy: the layer moves as it grows */
+    rec_key(&run->layer.recs[i], &here);
+    uint32_t entry = run->layer.recs[i].entry;
+    rebuild(run->root, run->rb, &here, w);
+    uint8_t moves[MAXMOVES];
+    int nmoves = gen_moves(w, moves), result = GOING;
+    for (int k = 0; k < nmoves && result == GOING; k++) {
+        int move = moves[k];
+        Waiting next = {.parent = entry};
+        /* A column move with no safe move after it keeps the progress:
+         * its key without playing it, as search() does. */
+        int fast = move >= COLUMN_MOVE ? key_after(w, move, run->safe, &next.key) : 0;
+        if (fast < 0) return MEMORY;
+        if (fast) {
+            result = place(run, p, p, &next, w->on, 0);
+            continue;
+        }
+        if (play(w, move) || (run->safe && play_safe_after(w, move))) return MEMORY;
+        if (w->on == w->goal) {
+            run->won_entry = entry;
+            return WON;
+        }
+        make_key(w, w->cid, &next.key);
+        int on = w->on, q = w->dealt + w->on;
+        uint32_t cls = class_bits(w, &next.key);
+        undo_to(w, 0);
+        result = place(run, p, q, &next, on, cls);
+    }
+    return result;
+}
+
+/* Layer p, whole or (a large one) in parts by class (class_bits()): those
+ * it was split into as it was written, each split again here if still
+ * large; each part read, expanded and freed in turn.  GOING, or a verdict. */
+static int expand_layer(Layered *run, int p) {
+    Pending *tops = run->pending[p].parts ? run->pending[p].parts : &run->pending[p];
+    size_t ntops = run->pending[p].parts ? run->pending[p].nparts : 1;
+    int result = GOING;
+    for (size_t top = 0; top < ntops && result == GOING; top++) {
+        Pending *parts = &tops[top];
+        size_t nparts = 1;
+        if (tops[top].n > run->lim->part_records) {
+            nparts = (tops[top].n + run->lim->part_records - 1) / run->lim->part_records;
+            if (nparts > MAX_PARTS) nparts = MAX_PARTS;
+            if (!(parts = calloc(nparts, sizeof(Pending)))) {
+                result = MEMORY;
+                break;
+            }
+            if (split_pending(&tops[top], parts, nparts, ntops)) {
+                run->why = "the search by layers could not split its temporary file";
+                result = FAILED;
+            }
+            pending_close(&tops[top]);
+        }
+        for (size_t part = 0; part < nparts && result == GOING; part++) {
+            result = load_layer(&run->layer, &parts[part], run->lim, &run->ts, &run->entries, &run->why);
+            for (size_t i = 0; i < run->layer.n && result == GOING; i++) result = expand_position(run, p, i);
+            layer_free(&run->layer);
+        }
+        if (parts != &tops[top]) {
+            for (size_t part = 0; part < nparts; part++) pending_close(&parts[part]);
+            free(parts);
+        }
+    }
+    pending_close(&run->pending[p]);
+    return result;
+}
+
 /* search()'s verdicts, nodes and best, layer by layer (above); a won line
  * is left in s's log as search() leaves it.  FAILED: a Python exception is
  * set, or *why says what failed (with the GIL held again). */
 static int layered(State *s, Limits *lim, const char **why) {
-    int safe = lim->safe_moves, result = GOING;
-    uint32_t won_entry = NO_ENTRY;
-    size_t written = 0;
+    int result = GOING;
     *why = NULL;
     lim->nodes = 0;
     lim->best = s->on;
     lim->untraced = 0;
-    if (safe && play_safe(s)) return MEMORY;
+    if (lim->safe_moves && play_safe(s)) return MEMORY;
     lim->best = s->on;
     lim->nodes = 1;
     if (s->on == s->goal) return WON;
-    Layer layer = {0};
-    Pending *pending = calloc(LAYERS, sizeof(Pending));
     Rebuild *rb = malloc(sizeof(Rebuild));
-    Entries entries = {.file = lim->trace ? tmpfile() : NULL, .tracing = lim->trace};
-    State w = *s;
-    w.log = NULL;
-    w.nlog = w.caplog = 0;
+    Layered run = {
+        .root = s,
+        .rb = rb,
+        .w = *s,
+        .pending = calloc(LAYERS, sizeof(Pending)),
+        .entries = {.file = lim->trace ? tmpfile() : NULL, .tracing = lim->trace},
+        .lim = lim,
+        .won_entry = NO_ENTRY,
+        .safe = lim->safe_moves,
+    };
+    run.w.log = NULL;
+    run.w.nlog = run.w.caplog = 0;
     Key root_key;
     make_key(s, s->cid, &root_key);
     Entry root = {.hash = hash_key(&root_key), .parent = NO_ENTRY};
     root_key.tag = (uint32_t)root.hash | 1;
-    int first = s->dealt + s->on;
-    if (!pending || !rb || layer_add(&layer, &root_key, root.hash, entries.tracing ? 0 : NO_ENTRY) < 0) {
+    if (!run.pending || !rb || layer_add(&run.layer, &root_key, root.hash, run.entries.tracing ? 0 : NO_ENTRY) < 0) {
         result = MEMORY;
-    } else if (entries.tracing && (!entries.file || fwrite(&root, sizeof root, 1, entries.file) != 1)) {
+    } else if (run.entries.tracing && (!run.entries.file || fwrite(&root, sizeof root, 1, run.entries.file) != 1)) {
         *why = "the search by layers could not write its temporary file";
         result = FAILED;
     }
     if (result != GOING) goto done;
-    entries.n = 1;
+    run.entries.n = 1;
     rebuild_init(s, rb);
-    PyThreadState *ts = PyEval_SaveThread();
-    for (int p = first; p < LAYERS && result == GOING; p++) {
-        /* The layer whole, or (a large one) in parts by class (class_bits()):
-         * those it was split into as it was written, each split again here
-         * if still large. */
-        Pending *tops = pending[p].parts ? pending[p].parts : &pending[p];
-        size_t ntops = pending[p].parts ? pending[p].nparts : 1;
-        for (size_t top = 0; top < ntops && result == GOING; top++) {
-            Pending *parts = &tops[top];
-            size_t nparts = 1;
-            if (tops[top].n > lim->part_records) {
-                nparts = (tops[top].n + lim->part_records - 1) / lim->part_records;
-                if (nparts > MAX_PARTS) nparts = MAX_PARTS;
-                if (!(parts = calloc(nparts, sizeof(Pending)))) {
-                    result = MEMORY;
-                    break;
-                }
-                if (split_pending(&tops[top], parts, nparts, ntops)) {
-                    *why = "the search by layers could not split its temporary file";
-                    result = FAILED;
-                }
-                pending_close(&tops[top]);
-            }
-            for (size_t part = 0; part < nparts && result == GOING; part++) {
-                result = load_layer(&layer, &parts[part], lim, &ts, &entries, why);
-                for (size_t i = 0; i < layer.n && result == GOING; i++) {
-                    Key here; /* a copy: the layer moves as it grows */
-                    rec_key(&layer.recs[i], &here);
-                    uint32_t entry = layer.recs[i].entry;
-                    rebuild(s, rb, &here, &w);
-                    uint8_t moves[MAXMOVES];
-                    int nmoves = gen_moves(&w, moves);
-                    for (int k = 0; k < nmoves && result == GOING; k++) {
-                        int move = moves[k];
-                        Waiting next = {.parent = entry};
-                        /* A column move with no safe move after it keeps the progress:
-                         * its key without playing it, as search() does. */
-                        int fast = move >= COLUMN_MOVE ? key_after(&w, move, safe, &next.key) : 0;
-                        if (fast < 0) {
-                            result = MEMORY;
-                            break;
-                        }
-                        int on = w.on, q = p;
-                        uint32_t cls = 0;
-                        if (!fast) {
-                            if (play(&w, move) || (safe && play_safe_after(&w, move))) {
-                                result = MEMORY;
-                                break;
-                            }
-                            if (w.on == w.goal) {
-                                won_entry = entry;
-                                result = WON;
-                                break;
-                            }
-                            make_key(&w, w.cid, &next.key);
-                            on = w.on;
-                            cls = class_bits(&w, &next.key);
-                            q = w.dealt + w.on;
-                            undo_to(&w, 0);
-                        }
-                        if (q < p || q >= LAYERS) {
-                            *why = "the search by layers met a move that lowered the progress or raised it past a game's (a malformed state)";
-                            result = FAILED;
-                            break;
-                        }
-                        if (q > p) {
-                            next.key.tag = cls << 8 | (uint32_t)on; /* while it waits */
-                            int put = pending_put(&pending[q], &next, &written, lim->part_records);
-                            if (put == -2) {
-                                result = MEMORY;
-                            } else if (put) {
-                                *why = "the search by layers could not write its temporary files";
-                                result = FAILED;
-                            }
-                            continue;
-                        }
-                        uint64_t h = hash_key(&next.key);
-                        next.key.tag = (uint32_t)h | 1;
-                        int added = layer_add(&layer, &next.key, h, entry);
-                        if (added < 0) {
-                            result = MEMORY;
-                            break;
-                        }
-                        if (added) result = count_position(lim, on, &ts);
-                    }
-                }
-                layer_free(&layer);
-            }
-            if (parts != &tops[top]) {
-                for (size_t part = 0; part < nparts; part++) pending_close(&parts[part]);
-                free(parts);
-            }
-        }
-        pending_close(&pending[p]);
-    }
+    run.ts = PyEval_SaveThread();
+    /* The root's layer holds it already; nothing waits for that layer. */
+    for (int p = s->dealt + s->on; p < LAYERS && result == GOING; p++) result = expand_layer(&run, p);
     if (result == GOING) result = LOST;
-    if (result == WON && won_entry == NO_ENTRY) {
+    if (result == WON && run.won_entry == NO_ENTRY) {
         lim->untraced = 1;
         lim->best = s->goal;
     } else if (result == WON) {
-        fflush(entries.file);
-        result = replay_entries(s, entries.file, won_entry, safe, why);
+        fflush(run.entries.file);
+        result = replay_entries(s, run.entries.file, run.won_entry, run.safe, &run.why);
         if (result == WON) lim->best = s->on;
     }
-    PyEval_RestoreThread(ts);
+    PyEval_RestoreThread(run.ts);
+    *why = run.why;
 done:
-    layer_free(&layer);
-    if (pending)
-        for (int p = 0; p < LAYERS; p++) pending_close(&pending[p]);
-    free(pending);
+    layer_free(&run.layer);
+    if (run.pending)
+        for (int k = 0; k < LAYERS; k++) pending_close(&run.pending[k]);
+    free(run.pending);
     free(rb);
-    free(w.log);
-    if (entries.file) fclose(entries.file);
+    free(run.w.log);
+    if (run.entries.file) fclose(run.entries.file);
     return result;
 }
 
