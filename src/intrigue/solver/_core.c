@@ -714,7 +714,7 @@ memory:
  * when its layer is read into memory, and is counted then.  That halves the
  * memory again (the positions waiting are about as many as the layer's own,
  * Faerie Queen 9844: 3.2 million against 3.1 million at the peak) for a
- * file of 44 bytes a move that raises the progress (3.4 such moves a
+ * file of 32 bytes a move that raises the progress (3.4 such moves a
  * position there), read back soon after it is written, mostly from the page
  * cache.  The layer's order is unchanged: the positions from below first,
  * in the order they were reached, then those reached within the layer.
@@ -765,14 +765,53 @@ typedef struct __attribute__((packed)) {
     uint32_t parent; /* the entry this one was reached from; NO_ENTRY at the root */
 } Entry;
 
-/* A position waiting for a layer above the one expanded: its key, whose tag
- * holds the position's cards up (low byte) and its class's bits (above, see
- * class_bits()) while it waits (the tag is the hash's, set again when the
- * layer is read), and the entry of the position it was reached from. */
-typedef struct {
-    Key key;
+/* A position waiting for a layer above the one expanded, packed: 32 bytes
+ * where its key and entry take 44, and these files are most of the disk the
+ * largest searches take.  Its columns' trie ids in 3 bytes each (a search's
+ * trie holds some thousands of columns, Faerie Queen 9844's 575 after 48
+ * million positions; an id past them stops the search as the memory
+ * would), its cards dealt and up, its class (class_bits()), and the entry
+ * of the position it was reached from.  Its hash is not kept but computed
+ * again where it is read (weeded, loaded): a few multiplies against 8 bytes. */
+typedef struct __attribute__((packed)) {
+    uint8_t col[MAXCOLS][3];
+    uint8_t dealt, on;
+    uint16_t cls;
     uint32_t parent;
 } Waiting;
+
+_Static_assert(sizeof(Waiting) == 32, "a waiting record is packed");
+#define WAITING_NO_COLUMN 0xFFFFFFu
+
+/* The record of key: 0, or -1 where a column's id does not fit. */
+static inline int waiting_pack(Waiting *wait, const Key *key, int on, uint32_t cls, uint32_t parent) {
+    for (int i = 0; i < MAXCOLS; i++) {
+        uint32_t id = key->col[i];
+        if (id == NO_COLUMN) id = WAITING_NO_COLUMN;
+        else if (id >= WAITING_NO_COLUMN) return -1;
+        wait->col[i][0] = (uint8_t)id;
+        wait->col[i][1] = (uint8_t)(id >> 8);
+        wait->col[i][2] = (uint8_t)(id >> 16);
+    }
+    wait->dealt = (uint8_t)key->dealt;
+    wait->on = (uint8_t)on;
+    wait->cls = (uint16_t)cls;
+    wait->parent = parent;
+    return 0;
+}
+
+static inline void waiting_key(const Waiting *wait, Key *key) {
+    for (int i = 0; i < MAXCOLS; i++) {
+        uint32_t id = wait->col[i][0] | (uint32_t)wait->col[i][1] << 8 | (uint32_t)wait->col[i][2] << 16;
+        key->col[i] = id == WAITING_NO_COLUMN ? NO_COLUMN : id;
+    }
+    key->dealt = wait->dealt;
+    key->tag = 0;
+}
+
+static inline int same_waiting(const Waiting *a, const Waiting *b) {
+    return !memcmp(a->col, b->col, sizeof a->col) && a->dealt == b->dealt;
+}
 
 typedef struct Pending {
     FILE *file; /* NULL until the first position waits here */
@@ -1105,7 +1144,7 @@ static void recent_grow(Pending *pending) {
  * no card up and deals none, so it keeps the class, and no position of one
  * class is ever reached from another of the same layer.  So a layer can be
  * expanded a class at a time, each holding only its own positions: a
- * layer's waiting positions are split by these 24 bits of their class into
+ * layer's waiting positions are split by these 16 bits of their class into
  * parts that each fit in memory, and each part is read and expanded alone.
  * The bits are a function of the key (the cards up by type follow from the
  * columns and the cards dealt), so a key waits in one part however often it
@@ -1117,11 +1156,8 @@ static uint32_t class_bits(const State *w, const Key *key) {
         h = (h ^ (uint64_t)(uint32_t)w->cnt[t]) * 0x100000001B3ull;
         h ^= h >> 29;
     }
-    return (uint32_t)(h >> 40);
+    return (uint32_t)(h >> 48);
 }
-
-#define WAITING_ON(tag) ((int)((tag) & 0xFF))
-#define WAITING_CLASS(tag) ((tag) >> 8)
 #define PART_BUFFER ((size_t)1 << 16)
 #define MAX_PARTS 512
 #define WAITING_PARTS 64
@@ -1157,7 +1193,7 @@ static int split_pending(Pending *src, Pending *parts, size_t nparts, size_t div
             break;
         }
         for (size_t k = 0; k < take && !failed; k++) {
-            Pending *part = &parts[WAITING_CLASS(chunk[k].key.tag) / div % nparts];
+            Pending *part = &parts[chunk[k].cls / div % nparts];
             if (part_open(part) || fwrite(&chunk[k], sizeof(Waiting), 1, part->file) != 1) failed = 1;
             part->n++;
         }
@@ -1184,10 +1220,12 @@ static int compact_part(Pending *part, size_t least, size_t *removed) {
         if (fseeko(part->file, 0, SEEK_SET) || fread(all, sizeof(Waiting), n, part->file) != n) failed = 1;
         size_t kept = 0;
         for (size_t k = 0; k < n && !failed; k++) {
-            size_t idx = hash_key(&all[k].key) & (cap - 1);
+            Key key;
+            waiting_key(&all[k], &key);
+            size_t idx = hash_key(&key) & (cap - 1);
             int seen = 0;
             for (uint32_t at; (at = index[idx]); idx = (idx + 1) & (cap - 1))
-                if (same_position(&all[at - 1].key, &all[k].key)) {
+                if (same_waiting(&all[at - 1], &all[k])) {
                     seen = 1;
                     break;
                 }
@@ -1209,11 +1247,15 @@ static int compact_part(Pending *part, size_t least, size_t *removed) {
     return failed ? -1 : 0;
 }
 
-/* A position to wait for its layer: 0; -1 where its file cannot be opened or
- * written; -2 where the disk would be left short or its buffer does not fit.
- * *written counts the positions put to wait in all the files, for the disk
- * check. */
-static int pending_put(Pending *pending, const Waiting *wait, size_t *written, size_t part_records) {
+/* A position (its key, cards up, class and the entry it came from) to wait
+ * for its layer: 0; -1 where its file cannot be opened or written; -2 where
+ * the disk would be left short, its buffer does not fit or a column's id
+ * does not fit its record.  *written counts the positions put to wait in all
+ * the files, for the disk check. */
+static int pending_put(Pending *pending, const Key *key, int on, uint32_t cls, uint32_t parent, size_t *written,
+                       size_t part_records) {
+    Waiting wait;
+    if (waiting_pack(&wait, key, on, cls, parent)) return -2;
     if (!pending->file && !pending->parts) {
         if (!pending->buffer && !(pending->buffer = malloc(PENDING_BUFFER))) return -2;
         if (!pending->recent && !(pending->recent = calloc(PENDING_RECENT, sizeof(Key)))) return -2;
@@ -1224,17 +1266,17 @@ static int pending_put(Pending *pending, const Waiting *wait, size_t *written, s
     if (pending->n >= PENDING_GROW_FROM && pending->n >= 2 * pending->recent_cap &&
         pending->recent_cap < PENDING_RECENT_MAX && !pending->recent_fixed)
         recent_grow(pending);
-    Key *recent = &pending->recent[hash_key(&wait->key) & (pending->recent_cap - 1)];
-    if (recent->tag && same_position(recent, &wait->key)) return 0;
-    *recent = wait->key;
+    Key *recent = &pending->recent[hash_key(key) & (pending->recent_cap - 1)];
+    if (recent->tag && same_position(recent, key)) return 0;
+    *recent = *key;
     recent->tag = 1; /* in use */
     Pending *part = pending;
     if (pending->parts) {
-        part = &pending->parts[WAITING_CLASS(wait->key.tag) % pending->nparts];
+        part = &pending->parts[cls % pending->nparts];
         if (part_open(part)) return -1;
     }
     if (!(*written % DISK_CHECK) && !disk_allows(part->file, 1)) return -2;
-    if (fwrite(wait, sizeof *wait, 1, part->file) != 1) return -1;
+    if (fwrite(&wait, sizeof wait, 1, part->file) != 1) return -1;
     ++*written;
     if (part != pending) {
         pending->n++;
@@ -1287,11 +1329,12 @@ static int load_layer(Layer *layer, Pending *pending, Limits *lim, PyThreadState
     while (result == GOING && (got = fread(chunk, sizeof(Waiting), CHUNK, pending->file)) > 0) {
         seen += got;
         for (size_t k = 0; k < got && result == GOING; k++) {
-            Waiting *wait = &chunk[k];
-            int on = WAITING_ON(wait->key.tag);
-            uint64_t h = hash_key(&wait->key);
-            wait->key.tag = (uint32_t)h | 1;
-            int added = layer_add(layer, &wait->key, h, next_entry(entries));
+            const Waiting *wait = &chunk[k];
+            Key key;
+            waiting_key(wait, &key);
+            uint64_t h = hash_key(&key);
+            key.tag = (uint32_t)h | 1;
+            int added = layer_add(layer, &key, h, next_entry(entries));
             if (added < 0) {
                 result = MEMORY;
             } else if (added) {
@@ -1304,7 +1347,7 @@ static int load_layer(Layer *layer, Pending *pending, Limits *lim, PyThreadState
                     }
                     entries->n++;
                 }
-                result = count_position(lim, on, ts);
+                result = count_position(lim, wait->on, ts);
             }
         }
     }
@@ -1331,19 +1374,16 @@ typedef struct {
     int safe;
 } Layered;
 
-/* A position reached from the layer p's by one move (its key in next, its
- * cards up `on`, its class cls): in the layer, or waiting for its own.
+/* A position reached from the layer p's (entry `entry`) by one move: its key,
+ * cards up `on` and class cls, in the layer or waiting for its own, q.
  * GOING, or a verdict. */
-static int place(Layered *run, int p, int q, Waiting *next, int on, uint32_t cls) {
+static int place(Layered *run, int p, int q, Key *key, int on, uint32_t cls, uint32_t entry) {
     if (q < p || q >= LAYERS) {
         run->why = "the search by layers met a move that lowered the progress or raised it past a game's (a malformed state)";
         return FAILED;
     }
     if (q > p) {
-        /* The hash is computed again where the record is read (here, when
-         * weeded, when loaded): a few multiplies against 8 bytes a record. */
-        next->key.tag = cls << 8 | (uint32_t)on; /* while it waits */
-        int put = pending_put(&run->pending[q], next, &run->written, run->lim->part_records);
+        int put = pending_put(&run->pending[q], key, on, cls, entry, &run->written, run->lim->part_records);
         if (put == -2) return MEMORY;
         if (put) {
             run->why = "the search by layers could not write its temporary files";
@@ -1351,9 +1391,9 @@ static int place(Layered *run, int p, int q, Waiting *next, int on, uint32_t cls
         }
         return GOING;
     }
-    uint64_t h = hash_key(&next->key);
-    next->key.tag = (uint32_t)h | 1;
-    int added = layer_add(&run->layer, &next->key, h, next->parent);
+    uint64_t h = hash_key(key);
+    key->tag = (uint32_t)h | 1;
+    int added = layer_add(&run->layer, key, h, entry);
     if (added < 0) return MEMORY;
     return added ? count_position(run->lim, on, &run->ts) : GOING;
 }
@@ -1370,13 +1410,13 @@ static int expand_position(Layered *run, int p, size_t i) {
     int nmoves = gen_moves(w, moves), result = GOING;
     for (int k = 0; k < nmoves && result == GOING; k++) {
         int move = moves[k];
-        Waiting next = {.parent = entry};
+        Key next;
         /* A column move with no safe move after it keeps the progress:
          * its key without playing it, as search() does. */
-        int fast = move >= COLUMN_MOVE ? key_after(w, move, run->safe, &next.key) : 0;
+        int fast = move >= COLUMN_MOVE ? key_after(w, move, run->safe, &next) : 0;
         if (fast < 0) return MEMORY;
         if (fast) {
-            result = place(run, p, p, &next, w->on, 0);
+            result = place(run, p, p, &next, w->on, 0, entry);
             continue;
         }
         if (play(w, move) || (run->safe && play_safe_after(w, move))) return MEMORY;
@@ -1384,11 +1424,11 @@ static int expand_position(Layered *run, int p, size_t i) {
             run->won_entry = entry;
             return WON;
         }
-        make_key(w, w->cid, &next.key);
+        make_key(w, w->cid, &next);
         int on = w->on, q = w->dealt + w->on;
-        uint32_t cls = class_bits(w, &next.key);
+        uint32_t cls = class_bits(w, &next);
         undo_to(w, 0);
-        result = place(run, p, q, &next, on, cls);
+        result = place(run, p, q, &next, on, cls, entry);
     }
     return result;
 }
