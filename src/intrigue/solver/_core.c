@@ -962,11 +962,13 @@ static void rebuild_init(const State *root, Rebuild *rb) {
     }
 }
 
-/* The position of `key` into w (a copy of the root but for its log): the
- * columns from the trie, in the order play() keeps them (the newest last);
- * the pile counts from the cards that left the columns since the root.  A
- * key stands for every position it merges, and expanding any one of them
- * reaches the same keys (docs/solver.md, "Equivalences"). */
+/* The position of `key` into w (the root, or the position last rebuilt
+ * there, its moves undone): the columns from the trie, in the order play()
+ * keeps them (the newest last); the pile counts from the cards that left
+ * the columns since the root.  A key stands for every position it merges,
+ * and expanding any one of them reaches the same keys (docs/solver.md,
+ * "Equivalences").  A column w holds already in its place is not walked
+ * again (5% of the instructions of Faerie Queen 2493 by layers). */
 static void rebuild(const State *root, const Rebuild *rb, const Key *key, State *w) {
     const Trie *trie = root->trie;
     int dealt = root->manual ? (int)key->dealt : root->dealt;
@@ -980,16 +982,18 @@ static void rebuild(const State *root, const Rebuild *rb, const Key *key, State 
         ids[n - 1] = newest;
     }
     int have[N_TYPES] = {0};
-    w->ncols = n;
     for (int i = 0; i < n; i++) {
-        int len = 0;
-        for (uint32_t id = ids[i]; id; id = trie->parent[id]) len++;
-        int h = len;
-        for (uint32_t id = ids[i]; id; id = trie->parent[id]) w->col[i][--h] = trie->last[id];
-        for (h = 0; h < len; h++) have[w->col[i][h]]++;
-        w->len[i] = len;
-        w->cid[i] = ids[i];
+        if (i >= w->ncols || w->cid[i] != ids[i]) {
+            int len = 0;
+            for (uint32_t id = ids[i]; id; id = trie->parent[id]) len++;
+            int h = len;
+            for (uint32_t id = ids[i]; id; id = trie->parent[id]) w->col[i][--h] = trie->last[id];
+            w->len[i] = len;
+            w->cid[i] = ids[i];
+        }
+        for (int h = 0; h < w->len[i]; h++) have[w->col[i][h]]++;
     }
+    w->ncols = n;
     w->dealt = dealt;
     w->on = root->on;
     for (int c = 0; c < CNT_SIZE; c++) w->cnt[c] = root->cnt[c] + rb->dealt_counts[dealt][c];
