@@ -24,7 +24,7 @@ from intrigue.position import Position
 from intrigue.solver import solve
 from intrigue.solver.dfs import NATIVE, layered_search, search
 from intrigue.solver.rules import tables_for
-from intrigue.solver.state import SearchState
+from intrigue.solver.state import SearchState, op_code
 from intrigue.stats import _retry, run_stats
 from play import SHORTCUT_SETTINGS, positions, small_deals
 from test_solver import brute_force
@@ -138,21 +138,64 @@ def test_a_win_found_by_layers_is_a_real_line() -> None:
 
 @needs_core
 def test_a_win_without_its_way_back_is_looked_for_depth_first() -> None:
-    # Where the disk runs short the layers stop keeping their entries; a win
-    # found after that comes back without a line (trace=False: from the start),
-    # and layered_search finds the line depth first.
+    # With none of the way back kept (trace=False), a win comes back without
+    # a line, and layered_search finds the line depth first.
     from intrigue.solver import _core
 
     position = Position.start("faerie-queen", 9)
     verdict, nodes, best, ops = _core.layered(state_of(position), 2_000_000, trace=False)
-    assert (verdict, ops) == ("won", None) and best == state_of(position).goal
+    assert (verdict, ops) == ("won_untraced", None) and best == state_of(position).goal
     state = state_of(position)
     found = layered_search(state, 2_000_000, None, None, True, trace=False)
     assert found[0] == "won" and found[1] > nodes
     assert state.on == state.goal  # the line is played on the state
     # with too little left of the limit to find it again: unknown, never an unproved win
-    short = layered_search(state_of(position), nodes + 1, None, None, True, trace=False)
+    short_state = state_of(position)
+    short = layered_search(short_state, nodes + 1, None, None, True, trace=False)
     assert short[0] == "unknown" and short[1] > nodes
+    assert short_state.log == [] and short_state.on == state_of(position).on  # left as it was
+
+
+@needs_core
+@pytest.mark.parametrize("max_entries", [3, 30, 300])
+def test_a_win_past_the_entries_kept_is_searched_again_from_where_they_stop(
+    max_entries: int,
+) -> None:
+    # Where the disk runs short the layers stop keeping their entries; a win
+    # found after that comes back with the line to the last position on its
+    # way that got one, and layered_search searches by layers again from
+    # there (each search keeping max_entries), until the line is whole.
+    from intrigue.solver import _core
+
+    start = Position.start("intrigue", 1, "manual")
+    line = solve(start, max_nodes=2_000_000).moves
+    assert line is not None
+    position = start
+    for move in line[:-60]:  # 60 moves from the end: 7 623 positions by layers
+        position = position.apply(move)
+    whole = _core.layered(state_of(position), 100_000)
+    assert whole[0] == "won" and whole[3]
+    verdict, nodes, best, ops = _core.layered(state_of(position), 100_000, max_entries=max_entries)
+    assert verdict == "won_untraced" and ops  # the line to a position past the root
+    assert (nodes, best) == (whole[1], state_of(position).goal)  # the same search
+    part, root = state_of(position), state_of(position)
+    for op in ops:
+        part.play(op_code(op))
+    assert part.on < part.goal and part.dealt + part.on > root.dealt + root.on
+    state = state_of(position)
+    found = layered_search(state, 100_000, None, None, True, max_entries=max_entries)
+    assert found[0] == "won" and found[1] > nodes
+    assert state.log[: len(ops)] == ops  # through that position, then on to the win
+    replayed = state_of(position)
+    for op in state.log:
+        replayed.play(op_code(op))
+    assert replayed.on == replayed.goal
+    # the later searches count too: short of them, unknown, and the state as it was
+    short_state = state_of(position)
+    short = layered_search(short_state, nodes + 1, None, None, True, max_entries=max_entries)
+    assert short[0] == "unknown" and short[1] > nodes and short_state.log == []
+    with pytest.raises(ValueError, match="max_entries"):
+        _core.layered(state_of(position), 100, max_entries=0)
 
 
 @needs_core

@@ -564,7 +564,8 @@ typedef struct {
     long long nodes;
     int best;
     int trace;    /* layered(): keep the way back to a win (its entries file) */
-    int untraced; /* layered(): won, but the way back was not kept */
+    size_t max_entries; /* layered(): entries kept at most, as where the disk runs short */
+    int untraced; /* layered(): won, but the way back was kept only part of the way (1), or none of it (2) */
     size_t part_records; /* layered(): a layer waiting more than this is split by class */
 } Limits;
 
@@ -731,8 +732,10 @@ memory:
  * that every won line gets would say so; nothing that is not a win could be
  * called one.  The file takes 12 bytes an entry, and nearly every position
  * is an entry: it stops growing where the disk would be left short
- * (disk_allows), and a win found after that has no way back (lim->untraced;
- * dfs.layered_search then looks for the line depth first). */
+ * (disk_allows).  After that a position read into its layer keeps the entry
+ * it came from, so a win found then comes back with the line to its last
+ * position with an entry (lim->untraced), from which a win is sure, a
+ * smaller search (dfs.layered_search searches again from there). */
 
 #define LAYERS 256 /* progress is at most 104 dealt + 104 up */
 #define NO_ENTRY 0xFFFFFFFFu
@@ -1066,8 +1069,10 @@ memory:
 
 /* The line from the root s to a won position, by the entries (the file) back
  * from `entry`, the one of the won position's layer: WON with s there, or
- * MEMORY, or FAILED (*why says what went wrong, with the GIL released). */
-static int replay_entries(State *s, FILE *entries, uint32_t entry, int safe, const char **why) {
+ * MEMORY, or FAILED (*why says what went wrong, with the GIL released).
+ * With to_win 0, to the position of `entry` alone (the won position's layer
+ * is above it). */
+static int replay_entries(State *s, FILE *entries, uint32_t entry, int safe, int to_win, const char **why) {
     size_t n = 0, room = 64;
     Entry *chain = malloc(room * sizeof(Entry));
     if (!chain) return MEMORY;
@@ -1099,7 +1104,7 @@ static int replay_entries(State *s, FILE *entries, uint32_t entry, int safe, con
             *why = "the search by layers lost the way between two of its layers (a bug, or two keys with one hash)";
         }
     }
-    if (result == WON) {
+    if (result == WON && to_win) {
         int r = reach(s, NULL, safe);
         if (r < 0) result = MEMORY;
         if (r == 0) {
@@ -1308,18 +1313,21 @@ typedef struct {
     FILE *file;   /* NULL: none kept (trace=False) */
     int tracing;  /* 0 once the file has stopped growing */
     uint32_t n;   /* entries written */
+    size_t max;   /* at most */
 } Entries;
 
 /* The entry a position new to its layer by a move that raised the progress
  * gets: the next in the file, or NO_ENTRY once the file has stopped. */
 static uint32_t next_entry(Entries *entries) {
-    if (entries->tracing && (entries->n == NO_ENTRY - 1 || (!(entries->n % DISK_CHECK) && !disk_allows(entries->file, 0))))
+    if (entries->tracing && (entries->n == NO_ENTRY - 1 || entries->n >= entries->max ||
+                             (!(entries->n % DISK_CHECK) && !disk_allows(entries->file, 0))))
         entries->tracing = 0; /* no more entries: a win found now has no way back */
     return entries->tracing ? entries->n : NO_ENTRY;
 }
 
 /* Reads the positions waiting for a layer into it, each once: a new one gets
- * its entry and is counted.  GOING, or UNKNOWN, MEMORY, FAILED. */
+ * its entry (once the entries stopped, the one it came from) and is
+ * counted.  GOING, or UNKNOWN, MEMORY, FAILED. */
 static int load_layer(Layer *layer, Pending *pending, Limits *lim, PyThreadState **ts, Entries *entries,
                       const char **why) {
     if (!pending->file) return GOING;
@@ -1338,7 +1346,8 @@ static int load_layer(Layer *layer, Pending *pending, Limits *lim, PyThreadState
             waiting_key(wait, &key);
             uint64_t h = hash_key(&key);
             key.tag = (uint32_t)h | 1;
-            int added = layer_add(layer, &key, h, next_entry(entries));
+            uint32_t entry = next_entry(entries);
+            int added = layer_add(layer, &key, h, entries->tracing ? entry : wait->parent);
             if (added < 0) {
                 result = MEMORY;
             } else if (added) {
@@ -1373,7 +1382,8 @@ typedef struct {
     Limits *lim;
     PyThreadState *ts;
     size_t written;     /* positions put to wait, for the disk check */
-    uint32_t won_entry; /* the entry of the won position's layer */
+    uint32_t won_entry; /* the entry of the won position's layer, or one below */
+    uint32_t layer_entries; /* the first entry of the layer expanded */
     const char *why;
     int safe;
 } Layered;
@@ -1493,7 +1503,7 @@ static int layered(State *s, Limits *lim, const char **why) {
         .rb = rb,
         .w = *s,
         .pending = calloc(LAYERS, sizeof(Pending)),
-        .entries = {.file = lim->trace ? tmpfile() : NULL, .tracing = lim->trace},
+        .entries = {.file = lim->trace ? tmpfile() : NULL, .tracing = lim->trace, .max = lim->max_entries},
         .lim = lim,
         .won_entry = NO_ENTRY,
         .safe = lim->safe_moves,
@@ -1514,16 +1524,24 @@ static int layered(State *s, Limits *lim, const char **why) {
     run.entries.n = 1;
     rebuild_init(s, rb);
     run.ts = PyEval_SaveThread();
-    /* The root's layer holds it already; nothing waits for that layer. */
-    for (int p = s->dealt + s->on; p < LAYERS && result == GOING; p++) result = expand_layer(&run, p);
+    /* The root's layer holds it already (entry 0); nothing waits for that layer. */
+    for (int p = s->dealt + s->on; p < LAYERS && result == GOING; p++) {
+        if (p > s->dealt + s->on) run.layer_entries = run.entries.n;
+        result = expand_layer(&run, p);
+    }
     if (result == GOING) result = LOST;
-    if (result == WON && run.won_entry == NO_ENTRY) {
-        lim->untraced = 1;
-        lim->best = s->goal;
-    } else if (result == WON) {
-        fflush(run.entries.file);
-        result = replay_entries(s, run.entries.file, run.won_entry, run.safe, &run.why);
-        if (result == WON) lim->best = s->on;
+    if (result == WON) {
+        /* The won position's entry is of its own layer while the entries
+         * were kept; after that, of the last position on its way that got
+         * one, from which the line then goes no further; none but the
+         * root's (or none, trace=False): no line. */
+        int whole = run.won_entry != NO_ENTRY && run.won_entry >= run.layer_entries;
+        lim->untraced = whole ? 0 : run.won_entry == NO_ENTRY || run.won_entry == 0 ? 2 : 1;
+        if (lim->untraced < 2) {
+            fflush(run.entries.file);
+            result = replay_entries(s, run.entries.file, run.won_entry, run.safe, whole, &run.why);
+        }
+        lim->best = whole ? s->on : s->goal;
     }
     PyEval_RestoreThread(run.ts);
     *why = run.why;
@@ -1720,7 +1738,7 @@ static PyObject *search_line(State *s, Limits *lim, Trie *trie, int by_layers, i
     *result = by_layers ? layered(s, lim, &why) : search(s, lim);
     trie_free(trie);
     PyObject *line = NULL;
-    if (*result == WON && !(by_layers && lim->untraced))
+    if (*result == WON && !(by_layers && lim->untraced == 2))
         line = int_list(s->log, s->nlog);
     else if (*result != FAILED)
         line = Py_NewRef(Py_None);
@@ -1734,14 +1752,20 @@ static const char *verdict_names[] = {"won", "lost", "unknown", "memory"};
 
 /* search() or layered() on the arguments of _core.search. */
 static PyObject *run_search(PyObject *args, PyObject *kwargs, int by_layers) {
-    static char *kwlist[] = {"state", "max_nodes", "deadline", "on_progress", "safe_moves", "trace", "part_records", NULL};
+    static char *kwlist[] = {"state",      "max_nodes",    "deadline",    "on_progress", "safe_moves",
+                             "trace",      "part_records", "max_entries", NULL};
     static char *search_kwlist[] = {"state", "max_nodes", "deadline", "on_progress", "safe_moves", NULL};
     PyObject *obj, *max_nodes = Py_None, *deadline = Py_None, *on_progress = Py_None;
     int safe_moves = 1, trace = 1;
-    Py_ssize_t part_records = DEFAULT_PART_RECORDS;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, by_layers ? "O|OOOppn" : "O|OOOp", by_layers ? kwlist : search_kwlist,
-                                     &obj, &max_nodes, &deadline, &on_progress, &safe_moves, &trace, &part_records))
+    Py_ssize_t part_records = DEFAULT_PART_RECORDS, max_entries = PY_SSIZE_T_MAX;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, by_layers ? "O|OOOppnn" : "O|OOOp",
+                                     by_layers ? kwlist : search_kwlist, &obj, &max_nodes, &deadline, &on_progress,
+                                     &safe_moves, &trace, &part_records, &max_entries))
         return NULL;
+    if (max_entries < 1) {
+        PyErr_Format(PyExc_ValueError, "max_entries: %zd is not a positive number of entries", max_entries);
+        return NULL;
+    }
     if (part_records < 1) {
         PyErr_Format(PyExc_ValueError, "part_records: %zd is not a positive number of records", part_records);
         return NULL;
@@ -1751,6 +1775,7 @@ static PyObject *run_search(PyObject *args, PyObject *kwargs, int by_layers) {
     lim.on_progress = on_progress == Py_None ? NULL : on_progress;
     lim.safe_moves = safe_moves;
     lim.trace = trace;
+    lim.max_entries = (size_t)max_entries;
     lim.part_records = (size_t)part_records;
     State s;
     Trie trie;
@@ -1771,7 +1796,8 @@ static PyObject *run_search(PyObject *args, PyObject *kwargs, int by_layers) {
     int result;
     PyObject *line = search_line(&s, &lim, &trie, by_layers, &result);
     if (!line) return NULL;
-    return Py_BuildValue("sLiN", verdict_names[result], lim.nodes, lim.best, line);
+    const char *verdict = result == WON && by_layers && lim.untraced ? "won_untraced" : verdict_names[result];
+    return Py_BuildValue("sLiN", verdict, lim.nodes, lim.best, line);
 }
 
 static PyObject *core_search(PyObject *self, PyObject *args, PyObject *kwargs) {
@@ -2351,11 +2377,13 @@ static PyMethodDef methods[] = {
      "'memory' where its tables would not fit in the memory left (dfs.OutOfMemory)."},
     {"layered", (PyCFunction)(void (*)(void))core_layered, METH_VARARGS | METH_KEYWORDS,
      "layered(state, max_nodes=None, deadline=None, on_progress=None, safe_moves=True, trace=True,\n"
-     "part_records=131072)\n"
+     "part_records=131072, max_entries=None)\n"
      "-> (verdict, nodes, best, ops or None): search() layer by layer of progress (cards dealt plus\n"
      "cards up), holding only (a part of) the layer it expands: the same positions, less memory; a\n"
      "layer with more than part_records positions waiting is expanded in parts by class (cards up).\n"
-     "'won' with ops None: won, but the way back was not kept (trace=False, or the disk ran short)."},
+     "'won_untraced': won, but the way back was kept only part of the way (trace=False, the disk\n"
+     "ran short, or past max_entries): ops reach a position from which a win was found (None: none\n"
+     "of it was kept)."},
     {"hold_back", (PyCFunction)(void (*)(void))core_hold_back, METH_VARARGS | METH_KEYWORDS,
      "hold_back(state, origins, held, newest_first=False, max_nodes=None, deadline=None, safe_moves=True)\n"
      "-> (verdict, nodes, best, sent, dealing, ops or None): search.py's deal_holding_back from state\n"

@@ -18,7 +18,10 @@ def layered(
     safe_moves: bool = True,
     trace: bool = True,
     part_records: int = ...,
-) -> tuple[Literal["won", "lost", "unknown", "memory"], int, int, list[int] | None]: ...
+    max_entries: int = ...,
+) -> tuple[
+    Literal["won", "won_untraced", "lost", "unknown", "memory"], int, int, list[int] | None
+]: ...
 def hold_back(
     state: SearchState,
     origins: Sequence[Sequence[int]],

@@ -73,6 +73,7 @@ def layered_search(
     *,
     trace: bool = True,
     part_records: int | None = None,
+    max_entries: int | None = None,
 ) -> tuple[Verdict, int, int]:
     """:func:`search`, layer by layer: the same positions, in far less memory.
 
@@ -91,10 +92,14 @@ def layered_search(
     positions again, in the memory of the largest part.
 
     The way back to a win is kept in a temporary file, which stops growing
-    where the disk would be left short (or from the start with ``trace=False``);
-    a win found without it is looked for again depth first within what is
-    left of the limit ("unknown" if that search runs out).  Where the compiled
-    search is not built, :func:`python_search` runs instead.
+    where the disk would be left short (or after ``max_entries`` positions, or
+    from the start with ``trace=False``).  A win found after that comes back
+    with its line as far as the way was kept: from the position it reaches,
+    a win is sure, and the search by layers runs again from there within what
+    is left of the limit, a smaller search, until a line is whole; where none
+    of the way was kept, the line is looked for depth first ("unknown" if
+    that search runs out).  Where the compiled search is not built,
+    :func:`python_search` runs instead.
 
     Raises:
         OutOfMemory: where even a layer outgrew the memory left, or the
@@ -103,18 +108,66 @@ def layered_search(
     """
     if not NATIVE:
         return python_search(state, max_nodes, deadline, on_progress, safe_moves)
-    split = {} if part_records is None else {"part_records": part_records}
-    found, nodes, best, ops = _core.layered(
-        state, max_nodes, deadline, on_progress, safe_moves, trace, **split
-    )
-    if found == "won" and ops is None:
-        rest = None if max_nodes is None else max(1, max_nodes - nodes)
-        report = None if on_progress is None else lambda more: on_progress(nodes + more)
-        verdict, more, seen = search(state, rest, deadline, report, safe_moves)
-        if verdict == "lost":
-            raise RuntimeError("the search by layers won a position the depth-first search lost")
-        return ("won" if verdict == "won" else "unknown"), nodes + more, max(best, seen)
-    return _outcome(state, found, nodes, best, ops)
+    options: dict[str, int] = {}
+    if part_records is not None:
+        options["part_records"] = part_records
+    if max_entries is not None:
+        options["max_entries"] = max_entries
+    mark = len(state.log)
+    try:
+        verdict, nodes, best = _layered_rounds(
+            state, max_nodes, deadline, on_progress, safe_moves, trace, options
+        )
+    except OutOfMemory:
+        state.undo_to(mark)
+        raise
+    if verdict != "won":  # as the compiled search leaves it
+        state.undo_to(mark)
+    return verdict, nodes, best
+
+
+def _layered_rounds(
+    state: SearchState,
+    max_nodes: int | None,
+    deadline: float | None,
+    on_progress: Callable[[int], None] | None,
+    safe_moves: bool,
+    trace: bool,
+    options: dict[str, int],
+) -> tuple[Verdict, int, int]:
+    """:func:`layered_search`'s searches, each from where the last one's way
+    back stopped, the line played on ``state`` as it goes."""
+    spent, best = 0, state.on
+    while True:
+        rest = None if max_nodes is None else max(1, max_nodes - spent)
+        report = _shifted(on_progress, spent)
+        found, nodes, seen, ops = _core.layered(
+            state, rest, deadline, report, safe_moves, trace, **options
+        )
+        spent, best = spent + nodes, max(best, seen)
+        if found != "won_untraced":
+            return _outcome(state, found, spent, best, ops)
+        if ops is None:  # none of the way kept: depth first
+            rest = None if max_nodes is None else max(1, max_nodes - spent)
+            verdict, more, seen = search(
+                state, rest, deadline, _shifted(on_progress, spent), safe_moves
+            )
+            if verdict == "lost":
+                raise RuntimeError(
+                    "the search by layers won a position the depth-first search lost"
+                )
+            return ("won" if verdict == "won" else "unknown"), spent + more, max(best, seen)
+        for op in ops:  # to the last position whose way was kept: a win is sure from there
+            state.play(op_code(op))
+        if max_nodes is not None and spent >= max_nodes:
+            return "unknown", spent, best
+
+
+def _shifted(on_progress: Callable[[int], None] | None, spent: int) -> Callable[[int], None] | None:
+    """``on_progress`` for a search that starts after ``spent`` positions."""
+    if on_progress is None or not spent:
+        return on_progress
+    return lambda nodes: on_progress(spent + nodes)
 
 
 def _outcome(
