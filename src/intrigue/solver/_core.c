@@ -715,7 +715,7 @@ memory:
  * when its layer is read into memory, and is counted then.  That halves the
  * memory again (the positions waiting are about as many as the layer's own,
  * Faerie Queen 9844: 3.2 million against 3.1 million at the peak) for a
- * file of 32 bytes a move that raises the progress (3.4 such moves a
+ * file of 40 bytes a move that raises the progress (3.4 such moves a
  * position there), read back soon after it is written, mostly from the page
  * cache.  The layer's order is unchanged: the positions from below first,
  * in the order they were reached, then those reached within the layer.
@@ -768,46 +768,33 @@ typedef struct __attribute__((packed)) {
     uint32_t parent; /* the entry this one was reached from; NO_ENTRY at the root */
 } Entry;
 
-/* A position waiting for a layer above the one expanded, packed: 32 bytes
+/* A position waiting for a layer above the one expanded, packed: 40 bytes
  * where its key and entry take 44, and these files are most of the disk the
- * largest searches take.  Its columns' trie ids in 3 bytes each (a search's
- * trie holds some thousands of columns, Faerie Queen 9844's 575 after 48
- * million positions; an id past them stops the search as the memory
- * would), its cards dealt and up, its class (class_bits()), and the entry
- * of the position it was reached from.  Its hash is not kept but computed
- * again where it is read (weeded, loaded): a few multiplies against 8 bytes. */
+ * largest searches take.  Its columns' trie ids (whole: a search's trie can
+ * pass 2^24 columns, Salic Law 2588's within 21 million positions), its
+ * cards dealt and up in a byte each, its class (class_bits()), and the
+ * entry of the position it was reached from.  Its hash is not kept but
+ * computed again where it is read (weeded, loaded): a few multiplies
+ * against 8 bytes a record. */
 typedef struct __attribute__((packed)) {
-    uint8_t col[MAXCOLS][3];
+    uint32_t col[MAXCOLS];
     uint8_t dealt, on;
     uint16_t cls;
     uint32_t parent;
 } Waiting;
 
-_Static_assert(sizeof(Waiting) == 32, "a waiting record is packed");
-#define WAITING_NO_COLUMN 0xFFFFFFu
+_Static_assert(sizeof(Waiting) == 40, "a waiting record is packed");
 
-/* The record of key: 0, or -1 where a column's id does not fit. */
-static inline int waiting_pack(Waiting *wait, const Key *key, int on, uint32_t cls, uint32_t parent) {
-    for (int i = 0; i < MAXCOLS; i++) {
-        uint32_t id = key->col[i];
-        if (id == NO_COLUMN) id = WAITING_NO_COLUMN;
-        else if (id >= WAITING_NO_COLUMN) return -1;
-        wait->col[i][0] = (uint8_t)id;
-        wait->col[i][1] = (uint8_t)(id >> 8);
-        wait->col[i][2] = (uint8_t)(id >> 16);
-    }
+static inline void waiting_pack(Waiting *wait, const Key *key, int on, uint32_t cls, uint32_t parent) {
+    memcpy(wait->col, key->col, sizeof wait->col);
     wait->dealt = (uint8_t)key->dealt;
     wait->on = (uint8_t)on;
     wait->cls = (uint16_t)cls;
     wait->parent = parent;
-    return 0;
 }
 
 static inline void waiting_key(const Waiting *wait, Key *key) {
-    for (int i = 0; i < MAXCOLS; i++) {
-        uint32_t id = wait->col[i][0] | (uint32_t)wait->col[i][1] << 8 | (uint32_t)wait->col[i][2] << 16;
-        key->col[i] = id == WAITING_NO_COLUMN ? NO_COLUMN : id;
-    }
+    memcpy(key->col, wait->col, sizeof key->col);
     key->dealt = wait->dealt;
     key->tag = 0;
 }
@@ -1258,13 +1245,12 @@ static int compact_part(Pending *part, size_t least, size_t *removed) {
 
 /* A position (its key, cards up, class and the entry it came from) to wait
  * for its layer: 0; -1 where its file cannot be opened or written; -2 where
- * the disk would be left short, its buffer does not fit or a column's id
- * does not fit its record.  *written counts the positions put to wait in all
- * the files, for the disk check. */
+ * the disk would be left short or its buffer does not fit.  *written counts
+ * the positions put to wait in all the files, for the disk check. */
 static int pending_put(Pending *pending, const Key *key, int on, uint32_t cls, uint32_t parent, size_t *written,
                        size_t part_records) {
     Waiting wait;
-    if (waiting_pack(&wait, key, on, cls, parent)) return -2;
+    waiting_pack(&wait, key, on, cls, parent);
     if (!pending->file && !pending->parts) {
         if (!pending->buffer && !(pending->buffer = malloc(PENDING_BUFFER))) return -2;
         if (!pending->recent && !(pending->recent = calloc(PENDING_RECENT, sizeof(Key)))) return -2;
