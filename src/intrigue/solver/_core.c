@@ -565,9 +565,11 @@ typedef struct {
     int best;
     int trace;    /* layered(): keep the way back to a win (its entries file) */
     size_t max_entries; /* layered(): entries kept at most, as where the disk runs short */
-    int untraced; /* layered(): won, but the way back was kept only part of the way (1), or none of it (2) */
+    int untraced; /* layered(): TRACED, or won with the way back kept PART_TRACED or UNTRACED */
     size_t part_records; /* layered(): a layer waiting more than this is split by class */
 } Limits;
+
+enum { TRACED, PART_TRACED, UNTRACED }; /* Limits.untraced */
 
 /* Take the GIL back for the deadline, progress and Ctrl-C; 1 to stop
  * ("unknown"), -1 on a Python exception. */
@@ -1249,8 +1251,6 @@ static int compact_part(Pending *part, size_t least, size_t *removed) {
  * the positions put to wait in all the files, for the disk check. */
 static int pending_put(Pending *pending, const Key *key, int on, uint32_t cls, uint32_t parent, size_t *written,
                        size_t part_records) {
-    Waiting wait;
-    waiting_pack(&wait, key, on, cls, parent);
     if (!pending->file && !pending->parts) {
         if (!pending->buffer && !(pending->buffer = malloc(PENDING_BUFFER))) return -2;
         if (!pending->recent && !(pending->recent = calloc(PENDING_RECENT, sizeof(Key)))) return -2;
@@ -1271,6 +1271,8 @@ static int pending_put(Pending *pending, const Key *key, int on, uint32_t cls, u
         if (part_open(part)) return -1;
     }
     if (!(*written % DISK_CHECK) && !disk_allows(part->file, 1)) return -2;
+    Waiting wait;
+    waiting_pack(&wait, key, on, cls, parent);
     if (fwrite(&wait, sizeof wait, 1, part->file) != 1) return -1;
     ++*written;
     if (part != pending) {
@@ -1478,7 +1480,7 @@ static int layered(State *s, Limits *lim, const char **why) {
     *why = NULL;
     lim->nodes = 0;
     lim->best = s->on;
-    lim->untraced = 0;
+    lim->untraced = TRACED;
     if (lim->safe_moves && play_safe(s)) return MEMORY;
     lim->best = s->on;
     lim->nodes = 1;
@@ -1522,8 +1524,8 @@ static int layered(State *s, Limits *lim, const char **why) {
          * one, from which the line then goes no further; none but the
          * root's (or none, trace=False): no line. */
         int whole = run.won_entry != NO_ENTRY && run.won_entry >= run.layer_entries;
-        lim->untraced = whole ? 0 : run.won_entry == NO_ENTRY || run.won_entry == 0 ? 2 : 1;
-        if (lim->untraced < 2) {
+        lim->untraced = whole ? TRACED : run.won_entry == NO_ENTRY || run.won_entry == 0 ? UNTRACED : PART_TRACED;
+        if (lim->untraced != UNTRACED) {
             fflush(run.entries.file);
             result = replay_entries(s, run.entries.file, run.won_entry, run.safe, whole, &run.why);
         }
@@ -1724,7 +1726,7 @@ static PyObject *search_line(State *s, Limits *lim, Trie *trie, int by_layers, i
     *result = by_layers ? layered(s, lim, &why) : search(s, lim);
     trie_free(trie);
     PyObject *line = NULL;
-    if (*result == WON && !(by_layers && lim->untraced == 2))
+    if (*result == WON && !(by_layers && lim->untraced == UNTRACED))
         line = int_list(s->log, s->nlog);
     else if (*result != FAILED)
         line = Py_NewRef(Py_None);
@@ -1782,7 +1784,7 @@ static PyObject *run_search(PyObject *args, PyObject *kwargs, int by_layers) {
     int result;
     PyObject *line = search_line(&s, &lim, &trie, by_layers, &result);
     if (!line) return NULL;
-    const char *verdict = result == WON && by_layers && lim.untraced ? "won_untraced" : verdict_names[result];
+    const char *verdict = result == WON && by_layers && lim.untraced != TRACED ? "won_untraced" : verdict_names[result];
     return Py_BuildValue("sLiN", verdict, lim.nodes, lim.best, line);
 }
 
@@ -2363,7 +2365,7 @@ static PyMethodDef methods[] = {
      "'memory' where its tables would not fit in the memory left (dfs.OutOfMemory)."},
     {"layered", (PyCFunction)(void (*)(void))core_layered, METH_VARARGS | METH_KEYWORDS,
      "layered(state, max_nodes=None, deadline=None, on_progress=None, safe_moves=True, trace=True,\n"
-     "part_records=131072, max_entries=None)\n"
+     "part_records=131072, max_entries=<no cap>)\n"
      "-> (verdict, nodes, best, ops or None): search() layer by layer of progress (cards dealt plus\n"
      "cards up), holding only (a part of) the layer it expands: the same positions, less memory; a\n"
      "layer with more than part_records positions waiting is expanded in parts by class (cards up).\n"

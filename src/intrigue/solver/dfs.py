@@ -138,19 +138,20 @@ def _layered_rounds(
     """:func:`layered_search`'s searches, each from where the last one's way
     back stopped, the line played on ``state`` as it goes."""
     spent, best = 0, state.on
+
+    def left() -> int | None:
+        return None if max_nodes is None else max(1, max_nodes - spent)
+
     while True:
-        rest = None if max_nodes is None else max(1, max_nodes - spent)
-        report = _shifted(on_progress, spent)
         found, nodes, seen, ops = _core.layered(
-            state, rest, deadline, report, safe_moves, trace, **options
+            state, left(), deadline, _shifted(on_progress, spent), safe_moves, trace, **options
         )
         spent, best = spent + nodes, max(best, seen)
         if found != "won_untraced":
             return _outcome(state, found, spent, best, ops)
         if ops is None:  # none of the way kept: depth first
-            rest = None if max_nodes is None else max(1, max_nodes - spent)
             verdict, more, seen = search(
-                state, rest, deadline, _shifted(on_progress, spent), safe_moves
+                state, left(), deadline, _shifted(on_progress, spent), safe_moves
             )
             if verdict == "lost":
                 raise RuntimeError(
