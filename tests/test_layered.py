@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ from hypothesis import strategies as st
 
 from capped import needs_proc, run_capped
 from intrigue.cli import main
+from intrigue.errors import CheckpointError
 from intrigue.position import Position
 from intrigue.solver import solve
 from intrigue.solver.dfs import NATIVE, layered_search, search
@@ -360,3 +362,165 @@ def test_which_unknowns_the_search_by_layers_tries_again() -> None:
     assert not _retry(parts, 1000, "layered", 1, 500)
     assert _retry(parts, 2000, "layered", 1, 500)
     assert not _retry(unknown(search="layered", layers="parts"), 1000, "layered", 1, 500)
+
+
+# A search by layers kept in a directory (checkpoint=): stopped short of a
+# verdict, it saves itself there and goes on from there when run again.
+
+
+@needs_core
+@settings(max_examples=60, deadline=None)
+@given(
+    positions,
+    st.sampled_from(SHORTCUT_SETTINGS),
+    st.lists(st.integers(1, 3000), min_size=1, max_size=4),
+    st.sampled_from([None, 1, 2, 5]),
+)
+def test_a_kept_search_stopped_and_resumed_is_the_search_never_stopped(
+    position: Position, flags: dict[str, bool], stops: list[int], part_records: int | None
+) -> None:
+    # Part records of 1 - 5 split the layers' files as they are written and
+    # again as they are read, so the stops fall in every kind of part.
+    options = {key: value for key, value in flags.items() if key != "probe"}
+    safe = options.pop("safe_moves", True)
+    extra = {} if part_records is None else {"part_records": part_records}
+    limit = 4000
+    straight = layered_search(state_of(position, **options), limit, None, None, safe, **extra)
+    with tempfile.TemporaryDirectory() as tmp:
+        kept = Path(tmp) / "kept"
+        for stop in sorted(stops):
+            found = layered_search(
+                state_of(position, **options), stop, None, None, safe, checkpoint=kept, **extra
+            )
+            if found[0] != "unknown":
+                break
+            assert found[1] == max(stop, 2)  # every position since the first run
+            assert (kept / "search").exists()
+        state = state_of(position, **options)
+        found = layered_search(state, limit, None, None, safe, checkpoint=kept, **extra)
+        if "unknown" not in (found[0], straight[0]):
+            assert found[0] == straight[0]
+        if "lost" in (found[0], straight[0]):
+            assert found == straight  # the same positions, the same most cards up
+        if found[0] == "won":
+            replayed = state_of(position, **options)
+            for op in state.log:
+                replayed.play(op_code(op))
+            assert replayed.on == replayed.goal
+        assert kept.exists() == (found[0] == "unknown")  # a verdict leaves nothing behind
+
+
+@needs_core
+def test_a_kept_search_goes_on_after_limits_and_ctrl_c() -> None:
+    position = Position.start("glencoe", 6848, "manual")  # lost after 253 999 positions
+    straight = layered_search(state_of(position), None, None, None, True, part_records=20)
+    assert straight[:2] == ("lost", 253_999)
+
+    def interrupt(nodes: int) -> None:
+        if nodes >= 180_000:
+            raise KeyboardInterrupt
+
+    with tempfile.TemporaryDirectory() as tmp:
+        kept = Path(tmp) / "kept"
+        for limit in (50_000, 120_000):
+            found = layered_search(
+                state_of(position), limit, None, None, True, part_records=20, checkpoint=kept
+            )
+            assert found[:2] == ("unknown", limit)
+        with pytest.raises(KeyboardInterrupt):
+            layered_search(
+                state_of(position), None, None, interrupt, True, part_records=20, checkpoint=kept
+            )
+        assert (kept / "search").exists()  # saved as it stopped
+        seen: list[int] = []
+        found = layered_search(
+            state_of(position), None, None, seen.append, True, part_records=20, checkpoint=kept
+        )
+        assert found == straight
+        assert 120_000 < seen[0] < 180_000 + 4096  # progress counts from the first run
+        assert not kept.exists()
+
+
+@needs_core
+def test_a_kept_search_of_another_position_or_damaged_is_refused_and_left_alone() -> None:
+    lost = Position.start("glencoe", 6848, "manual")
+    with tempfile.TemporaryDirectory() as tmp:
+        kept = Path(tmp) / "kept"
+        assert layered_search(state_of(lost), 60_000, None, None, True, checkpoint=kept)[0] == (
+            "unknown"
+        )
+        files = {f.name: f.read_bytes() for f in kept.iterdir()}
+        other = Position.start("glencoe", 6849, "manual")
+        with pytest.raises(CheckpointError, match="another position"):
+            layered_search(state_of(other), None, None, None, True, checkpoint=kept)
+        # other search options are another search too
+        with pytest.raises(CheckpointError, match="another position"):
+            layered_search(state_of(lost), None, None, None, False, checkpoint=kept)
+        assert {f.name: f.read_bytes() for f in kept.iterdir()} == files
+        waiting = max(
+            (f for f in kept.iterdir() if f.name.startswith("w")), key=lambda f: f.stat().st_size
+        )
+        waiting.write_bytes(files[waiting.name][:-40])
+        with pytest.raises(CheckpointError, match="not the size its manifest says"):
+            layered_search(state_of(lost), None, None, None, True, checkpoint=kept)
+        waiting.write_bytes(files[waiting.name])
+        (kept / "search").write_text("intrigue search by layers 1\nposition 12\n")
+        with pytest.raises(CheckpointError, match="another position"):
+            layered_search(state_of(lost), None, None, None, True, checkpoint=kept)
+        (kept / "search").write_bytes(files["search"].replace(b"nodes ", b"nodes x"))
+        with pytest.raises(CheckpointError, match="manifest is damaged"):
+            layered_search(state_of(lost), None, None, None, True, checkpoint=kept)
+        (kept / "search").write_bytes(files["search"])
+        (kept / "columns").write_bytes(files["columns"][:100])
+        with pytest.raises(CheckpointError, match="columns is missing or damaged"):
+            layered_search(state_of(lost), None, None, None, True, checkpoint=kept)
+        (kept / "columns").write_bytes(files["columns"])
+        assert layered_search(state_of(lost), None, None, None, True, checkpoint=kept)[:2] == (
+            "lost",
+            253_999,
+        )
+
+
+@needs_core
+def test_a_killed_search_leaves_files_that_a_new_search_clears() -> None:
+    # A search killed rather than stopped has no manifest: it cannot go on,
+    # and its files are cleared; anything else in the directory stays.
+    lost = Position.start("glencoe", 6848, "manual")
+    with tempfile.TemporaryDirectory() as tmp:
+        kept = Path(tmp)
+        for name in ("w40", "w41-3", "w41-3-7", "entries", "columns", "search.tmp", "notes.txt"):
+            (kept / name).write_bytes(b"left")
+        assert layered_search(state_of(lost), None, None, None, True, checkpoint=kept)[:2] == (
+            "lost",
+            253_999,
+        )
+        assert sorted(f.name for f in kept.iterdir()) == ["notes.txt"]
+    with pytest.raises(ValueError, match="layered=True"):
+        solve(lost, checkpoint=Path("unused"))
+
+
+def test_stats_goes_on_with_a_kept_search(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out, kept = tmp_path / "runs.jsonl", tmp_path / "kept"
+    argv = ["stats", "--game", "glencoe", "--mode", "manual", "--deals", "6848", "--jobs", "1"]
+    argv += ["--out", str(out), "--layered", "--checkpoint", str(kept), "--json", "--max-nodes"]
+    assert main([*argv, "100000"]) == 0
+    assert json.loads(capsys.readouterr().out)["unknown"] == 1
+    assert (kept / "glencoe-manual-6848" / "search").exists()
+    assert main([*argv, "1000000"]) == 0
+    assert json.loads(capsys.readouterr().out)["lost"] == 1
+    first, second = map(json.loads, out.read_text().splitlines())
+    assert (first["verdict"], first["nodes"]) == ("unknown", 100_000)
+    assert (second["verdict"], second["nodes"]) == ("lost", 253_999)
+    assert list(kept.iterdir()) == []
+    # a kept search goes on even at the limit its record stopped at (the
+    # disk or the memory stopped it, and has been freed)
+    again = [*argv[:-1], "--deals", "6849", "--max-nodes", "20000"]
+    for _ in range(2):
+        assert main(again) == 0
+        assert json.loads(capsys.readouterr().out)["resumed"] == 0  # searched, not read back
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["nodes"] for r in records if r["deal"] == 6849] == [20_000, 20_000]
+    assert main([*argv[:5], "--checkpoint", str(kept), "--deals", "1"]) == 2
+    assert "--checkpoint keeps the search by layers" in capsys.readouterr().err

@@ -66,13 +66,15 @@ def test_column_test_losses_are_counted_but_their_best_is_not() -> None:
 
 
 def test_a_deal_record_names_its_blocked_column() -> None:
-    record = solve_deal(("salic-law", 7228, "manual", 1_000_000, "full", SEED, END_NODES))
+    record = solve_deal(("salic-law", 7228, "manual", 1_000_000, "full", SEED, END_NODES, None))
     assert (record["verdict"], record["blocked"]) == ("lost", [1])
-    assert "blocked" not in solve_deal(("intrigue", 4, "auto", 1_000_000, "full", SEED, END_NODES))
+    assert "blocked" not in solve_deal(
+        ("intrigue", 4, "auto", 1_000_000, "full", SEED, END_NODES, None)
+    )
 
 
 def test_a_deal_record_names_its_blocked_ranks() -> None:
-    record = solve_deal(("intrigue", 6812, "manual", 2_000_000, "full", SEED, END_NODES))
+    record = solve_deal(("intrigue", 6812, "manual", 2_000_000, "full", SEED, END_NODES, None))
     assert (record["verdict"], record["blocked_ranks"]) == ("lost", [5, 4, 3, 2, 1, 13])
     assert "blocked" not in record
     # Its best is a lower bound: summarise leaves it out of lost_best_mean.
@@ -265,11 +267,11 @@ def test_rollouts_only_win_or_stay_unknown_and_are_retried_by_other_searches(
 def test_a_win_of_the_rollouts_alone_records_its_seed(tmp_path: Path) -> None:
     """Intrigue 222 (manual): the rollouts alone win it with seed 2 in 5 076
     positions, and with the default seed in 2 391 (docs/solver.md)."""
-    record = solve_deal(("intrigue", 222, "manual", 100_000, "rollouts", 2, END_NODES))
+    record = solve_deal(("intrigue", 222, "manual", 100_000, "rollouts", 2, END_NODES, None))
     assert (record["verdict"], record["nodes"], record["search"], record["seed"]) == (
         "won", 5_076, "rollouts", 2,
     )  # fmt: skip
-    default = solve_deal(("intrigue", 222, "manual", 100_000, "rollouts", SEED, END_NODES))
+    default = solve_deal(("intrigue", 222, "manual", 100_000, "rollouts", SEED, END_NODES, None))
     assert (default["nodes"], "seed" in default, "end_nodes" in default) == (2_391, False, False)
 
 

@@ -240,6 +240,10 @@ def cmd_stats(args: argparse.Namespace) -> dict[str, Any]:
                 f"--end-nodes sizes the rollouts' end searches; {SEARCH_FLAGS[search]} "
                 "plays no rollouts"
             )
+    if args.checkpoint is not None and search != "layered":
+        raise UsageError("--checkpoint keeps the search by layers: it goes with --layered")
+    if args.checkpoint is not None and args.scheduler is not None:
+        raise UsageError("--checkpoint is a directory of this machine: not with --scheduler")
     bar = ProgressBar(sys.stderr)
     return run_stats(
         args.game,
@@ -255,6 +259,7 @@ def cmd_stats(args: argparse.Namespace) -> dict[str, Any]:
         search=search,
         seed=positive_int(args.seed, "--seed"),
         end_nodes=end_nodes,
+        checkpoint=args.checkpoint,
     )
 
 
@@ -401,6 +406,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="positions the exact search may spend to finish each rollout once the pack "
         f"is dealt (default {END_NODES}); more plays fewer, better-judged rollouts",
+    )
+    p.add_argument(
+        "--checkpoint",
+        default=None,
+        metavar="DIR",
+        help="with --layered: keep each deal's search in DIR (a directory a deal), so that "
+        "a search stopped by --max-nodes, Ctrl-C, the memory or the disk goes on from there "
+        "when run again with a larger --max-nodes",
     )
     p.add_argument(
         "--scheduler",

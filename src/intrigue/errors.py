@@ -39,3 +39,8 @@ class SaveFormatError(IntrigueError, ValueError):
 
 class PositionError(IntrigueError, ValueError):
     """A position or deal order that cannot occur in the game."""
+
+
+class CheckpointError(IntrigueError, ValueError):
+    """A search kept in a checkpoint directory cannot go on from there: it is
+    of another position (or other search options), or its files are damaged."""

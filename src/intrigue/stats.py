@@ -48,8 +48,9 @@ EXHAUSTIVE: tuple[Search, ...] = ("exhaustive", "layered")
 SEEDED: tuple[Search, ...] = ("full", "rollouts")
 """The searches that play the rollouts, whose generator ``seed`` seeds and
 whose end searches ``end_nodes`` sizes."""
-Task = tuple[str, int, str, int | None, Search, int, int]
-"""(game, deal, mode, max_nodes, search, seed, end_nodes): one deal to solve."""
+Task = tuple[str, int, str, int | None, Search, int, int, str | None]
+"""(game, deal, mode, max_nodes, search, seed, end_nodes, checkpoint): one deal
+to solve (``checkpoint``: the directory that keeps the searches by layers)."""
 Progress = Callable[[int, int, dict[str, int]], None]
 """``progress(done, total, counts)``; ``counts`` maps verdicts to deals so far."""
 
@@ -111,7 +112,8 @@ def percentile(values: list[float], q: float) -> float:
 
 def solve_deal(task: Task, on_progress: Callable[[int], None] | None = None) -> Record:
     """Solve one deal: ``task`` is (game, deal, mode, max_nodes, search, seed,
-    end_nodes).  The per-deal JSON record says how it was searched where that
+    end_nodes, checkpoint), the deal's search by layers kept in its own
+    directory under ``checkpoint`` (:func:`checkpoint_of`).  The per-deal JSON record says how it was searched where that
     is not ``solve``'s whole plan with its own seed: ``"probes": false`` for the
     exhaustive search alone (and ``"search": "layered"`` where it went layer by
     layer), ``"search": "rollouts"`` for the rollouts alone,
@@ -121,7 +123,7 @@ def solve_deal(task: Task, on_progress: Callable[[int], None] | None = None) -> 
     Top-level and picklable, so that worker processes and Dask can run it;
     ``on_progress`` is :func:`~intrigue.solver.solve`'s, where it runs here.
     """
-    game, deal, mode, max_nodes, search, seed, end_nodes = task
+    game, deal, mode, max_nodes, search, seed, end_nodes, checkpoint = task
     result = solve(
         Position.start(game, deal, mode),
         max_nodes=max_nodes,
@@ -129,6 +131,7 @@ def solve_deal(task: Task, on_progress: Callable[[int], None] | None = None) -> 
         rollouts_only=search == "rollouts",
         frontier_only=search == "frontier",
         layered=search == "layered",
+        checkpoint=None if checkpoint is None else checkpoint_of(checkpoint, game, mode, deal),
         seed=seed,
         rollout_end_nodes=end_nodes,
         on_progress=on_progress,
@@ -168,6 +171,11 @@ def solve_deal(task: Task, on_progress: Callable[[int], None] | None = None) -> 
     if result.blocked_ranks is not None:
         record["blocked_ranks"] = list(result.blocked_ranks)  # likewise
     return record
+
+
+def checkpoint_of(checkpoint: str | Path, game: str, mode: str, deal: int) -> Path:
+    """The directory under ``checkpoint`` where a deal's search by layers is kept."""
+    return Path(checkpoint) / f"{game}-{mode}-{deal}"
 
 
 def load_records(path: Path, game: str, mode: str) -> dict[int, Record]:
@@ -299,6 +307,7 @@ def run_stats(
     search: Search = "full",
     seed: int = SEED,
     end_nodes: int = END_NODES,
+    checkpoint: str | Path | None = None,
 ) -> dict[str, Any]:
     """Solve deals ``first..last`` of ``game`` and summarise (see :func:`summarise`).
 
@@ -316,11 +325,15 @@ def run_stats(
     other lines (``end_nodes``: the positions each rollout's end search may
     expand, for the searches that play rollouts); ``search="frontier"`` gives it all to the frontier proof
     (:mod:`intrigue.solver.frontier`), which proves losses the exhaustive
-    search cannot reach and never finds a win.
+    search cannot reach and never finds a win.  With ``search="layered"``, a
+    ``checkpoint`` directory keeps each deal's search there where it stops
+    short of a verdict (its limit, Ctrl-C, the memory or the disk), and a run
+    again with a larger ``max_nodes`` goes on from where it stopped.
 
     Raises:
         UnknownVariantError, DealModeError, DealNumberError: for bad arguments
             (the frontier proof in Faerie Queen is an UnknownVariantError).
+        CheckpointError: for a deal's kept search of another position, or damaged.
     """
     variant = find_variant(game)
     deal_mode = parse_mode(mode)
@@ -337,6 +350,13 @@ def run_stats(
             f"the {search} search alone is for manual mode: an auto deal has no "
             "deal left to decide, and its full search is already exhaustive"
         )
+    if checkpoint is not None and search != "layered":
+        raise ValueError(f"a checkpoint keeps the search by layers, not the {search} search")
+    if checkpoint is not None and scheduler is not None:
+        raise ValueError(
+            "a checkpoint is a directory of this machine; the workers of a cluster do not share it"
+        )
+    kept = None if checkpoint is None else str(checkpoint)
     if search == "frontier" and variant.build_down:
         raise UnknownVariantError(
             f"the frontier proof does not cover {variant.name}: its cards build down, "
@@ -354,8 +374,16 @@ def run_stats(
         # An "unknown" found under a smaller limit (or searched another way)
         # is worth another try now.
         done = {d: r for d, r in done.items() if not _retry(r, max_nodes, search, seed, end_nodes)}
+        if checkpoint is not None:
+            # A deal stopped by the memory or the disk (or its record lost)
+            # goes on where its kept search can, whatever the limit.
+            done = {
+                d: r
+                for d, r in done.items()
+                if not (checkpoint_of(checkpoint, variant.id, deal_mode, d) / "search").exists()
+            }
     tasks: list[Task] = [
-        (variant.id, deal, deal_mode, max_nodes, search, seed, end_nodes)
+        (variant.id, deal, deal_mode, max_nodes, search, seed, end_nodes, kept)
         for deal in range(first, last + 1)
         if deal not in done
     ]

@@ -808,6 +808,8 @@ static inline int same_waiting(const Waiting *a, const Waiting *b) {
 typedef struct Pending {
     FILE *file; /* NULL until the first position waits here */
     char *buffer;
+    const char *dir; /* where the search is kept (save_dir), or NULL: a temporary file */
+    char name[24];   /* its file's name there */
     Key *recent; /* by hash: the last key written there, which need not be again */
     size_t recent_cap;
     int recent_fixed; /* 1 once a growth did not fit */
@@ -835,14 +837,69 @@ typedef struct Pending {
 #define PENDING_RECENT_MAX ((size_t)1 << 20)
 #define PENDING_GROW_FROM ((size_t)1 << 22)
 
-static void pending_close(Pending *pending) {
-    if (pending->file) fclose(pending->file); /* a tmpfile: closing deletes it */
+/* A file of the search: a temporary one, or where the search is kept the
+ * file `name` in `dir`, new or (existing: on resuming) as it was left, at its
+ * end.  NULL where it cannot be opened. */
+static FILE *open_file(const char *dir, const char *name, char *buffer, size_t size, int existing) {
+    FILE *file;
+    if (!dir) {
+        file = tmpfile(); /* closing deletes it */
+    } else {
+        char path[4096];
+        if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path) return NULL;
+        file = fopen(path, existing ? "r+b" : "w+b");
+    }
+    if (file && buffer) setvbuf(file, buffer, _IOFBF, size);
+    if (file && existing && fseeko(file, 0, SEEK_END)) {
+        fclose(file);
+        return NULL;
+    }
+    return file;
+}
+
+static void remove_file(const char *dir, const char *name) {
+    char path[4096];
+    if (dir && snprintf(path, sizeof path, "%s/%s", dir, name) < (int)sizeof path) unlink(path);
+}
+
+/* A waiting file with its buffer (of `size`): 0, or -1. */
+static int pending_open(Pending *pending, size_t size, int existing) {
+    if (!pending->buffer && !(pending->buffer = malloc(size))) return -1;
+    pending->file = open_file(pending->dir, pending->name, pending->buffer, size, existing);
+    return pending->file ? 0 : -1;
+}
+
+/* Closes a layer's (or a part's) files; `keep` leaves those of a kept
+ * search in place (to resume), else they are deleted. */
+static void pending_release(Pending *pending, int keep) {
+    if (pending->file) {
+        fclose(pending->file);
+        if (!keep) remove_file(pending->dir, pending->name);
+    }
     free(pending->buffer);
     free(pending->recent);
     if (pending->parts)
-        for (size_t k = 0; k < pending->nparts; k++) pending_close(&pending->parts[k]);
+        for (size_t k = 0; k < pending->nparts; k++) pending_release(&pending->parts[k], keep);
     free(pending->parts);
+    const char *dir = pending->dir;
+    char name[sizeof pending->name];
+    memcpy(name, pending->name, sizeof name);
     memset(pending, 0, sizeof *pending);
+    pending->dir = dir;
+    memcpy(pending->name, name, sizeof name);
+}
+
+static void pending_close(Pending *pending) { pending_release(pending, 0); }
+
+/* Parts of a pending file, named after it: "<name>-<k>". */
+static Pending *pending_parts(const Pending *whole, size_t nparts) {
+    Pending *parts = calloc(nparts, sizeof(Pending));
+    if (parts)
+        for (size_t k = 0; k < nparts; k++) {
+            parts[k].dir = whole->dir;
+            snprintf(parts[k].name, sizeof parts[k].name, "%.12s-%zu", whole->name, k);
+        }
+    return parts;
 }
 
 /* A layer's positions in the order they were reached (also the queue of the
@@ -1166,12 +1223,7 @@ static uint32_t class_bits(const State *w, const Key *key) {
 #define DEFAULT_PART_RECORDS ((Py_ssize_t)1 << 17)
 
 /* A part's file, opened on its first record. */
-static int part_open(Pending *part) {
-    if (part->file) return 0;
-    if (!(part->buffer = malloc(PART_BUFFER)) || !(part->file = tmpfile())) return -1;
-    setvbuf(part->file, part->buffer, _IOFBF, PART_BUFFER);
-    return 0;
-}
+static int part_open(Pending *part) { return part->file ? 0 : pending_open(part, PART_BUFFER, 0); }
 
 /* Splits the records of src's file into nparts parts (fresh Pendings) by
  * their class bits (divided by `div`, the number of parts src is already one
@@ -1251,13 +1303,11 @@ static int compact_part(Pending *part, size_t least, size_t *removed) {
  * the positions put to wait in all the files, for the disk check. */
 static int pending_put(Pending *pending, const Key *key, int on, uint32_t cls, uint32_t parent, size_t *written,
                        size_t part_records) {
-    if (!pending->file && !pending->parts) {
-        if (!pending->buffer && !(pending->buffer = malloc(PENDING_BUFFER))) return -2;
-        if (!pending->recent && !(pending->recent = calloc(PENDING_RECENT, sizeof(Key)))) return -2;
+    if (!pending->recent) { /* (a resumed search's files have none yet) */
+        if (!(pending->recent = calloc(PENDING_RECENT, sizeof(Key)))) return -2;
         pending->recent_cap = PENDING_RECENT;
-        if (!(pending->file = tmpfile())) return -1;
-        setvbuf(pending->file, pending->buffer, _IOFBF, PENDING_BUFFER);
     }
+    if (!pending->file && !pending->parts && pending_open(pending, PENDING_BUFFER, 0)) return -1;
     if (pending->n >= PENDING_GROW_FROM && pending->n >= 2 * pending->recent_cap &&
         pending->recent_cap < PENDING_RECENT_MAX && !pending->recent_fixed)
         recent_grow(pending);
@@ -1284,11 +1334,12 @@ static int pending_put(Pending *pending, const Key *key, int on, uint32_t cls, u
         }
     } else if (++pending->n >= 64 * part_records) {
         /* Large: split by class from now on (the layer would be when read). */
-        if (!(pending->parts = calloc(WAITING_PARTS, sizeof(Pending)))) return -2;
+        if (!(pending->parts = pending_parts(pending, WAITING_PARTS))) return -2;
         pending->nparts = WAITING_PARTS;
         if (split_pending(pending, pending->parts, WAITING_PARTS, 1)) return -1;
         for (size_t k = 0; k < WAITING_PARTS; k++) pending->parts[k].compact_at = 8 * part_records;
         fclose(pending->file);
+        remove_file(pending->dir, pending->name);
         free(pending->buffer);
         pending->file = NULL;
         pending->buffer = NULL;
@@ -1302,13 +1353,18 @@ typedef struct {
     int tracing;  /* 0 once the file has stopped growing */
     uint32_t n;   /* entries written */
     size_t max;   /* at most */
+    /* A resumed search reads the part it stopped in again, and the records
+     * that part wrote above name the entries it gave out then: up to here
+     * the file goes on whatever the disk, so that those entries are there. */
+    uint32_t floor;
 } Entries;
 
 /* The entry a position new to its layer by a move that raised the progress
  * gets: the next in the file, or NO_ENTRY once the file has stopped. */
 static uint32_t next_entry(Entries *entries) {
-    if (entries->tracing && (entries->n == NO_ENTRY - 1 || entries->n >= entries->max ||
-                             (!(entries->n % DISK_CHECK) && !disk_allows(entries->file, 0))))
+    if (entries->tracing && entries->n >= entries->floor &&
+        (entries->n == NO_ENTRY - 1 || entries->n >= entries->max ||
+         (!(entries->n % DISK_CHECK) && !disk_allows(entries->file, 0))))
         entries->tracing = 0; /* no more entries: a win found now has no way back */
     return entries->tracing ? entries->n : NO_ENTRY;
 }
@@ -1354,7 +1410,6 @@ static int load_layer(Layer *layer, Pending *pending, Limits *lim, PyThreadState
     }
     if (result == GOING && seen != pending->n) *why = unread, result = FAILED;
     free(chunk);
-    pending_close(pending);
     return result;
 }
 
@@ -1374,6 +1429,20 @@ typedef struct {
     uint32_t layer_entries; /* the first entry of the layer expanded */
     const char *why;
     int safe;
+    /* Where the expansion of layer p is: its top part `top` (of those it was
+     * split into as it was written), split again into `subs` where large
+     * (NULL: that top part is read whole), of which `sub` is read next. */
+    int p;
+    size_t top, sub, nsubs;
+    Pending *subs;
+    /* The counts as they were before the part read last: a search stopped
+     * within a part is kept as of then, and reads that part again. */
+    struct {
+        long long nodes;
+        int best, tracing;
+        uint32_t entries;
+    } mark;
+    const char *dir; /* where the search is kept, or NULL */
 } Layered;
 
 /* A position reached from the layer p's (entry `entry`) by one move: its key,
@@ -1435,89 +1504,417 @@ static int expand_position(Layered *run, int p, size_t i) {
     return result;
 }
 
-/* Layer p, whole or (a large one) in parts by class (class_bits()): those
- * it was split into as it was written, each split again here if still
- * large; each part read, expanded and freed in turn.  GOING, or a verdict. */
-static int expand_layer(Layered *run, int p) {
+/* The counts before a part is read (Layered.mark). */
+static void mark_part(Layered *run) {
+    run->mark.nodes = run->lim->nodes;
+    run->mark.best = run->lim->best;
+    run->mark.tracing = run->entries.tracing;
+    run->mark.entries = run->entries.n;
+}
+
+/* Layer run->p, whole or (a large one) in parts by class (class_bits()):
+ * those it was split into as it was written, each split again here if
+ * still large; each part read, expanded and freed in turn, from where
+ * run->top and run->sub say (a resumed search: part way through).  GOING,
+ * or a verdict, the part stopped in left in place. */
+static int expand_layer(Layered *run) {
+    int p = run->p;
     Pending *tops = run->pending[p].parts ? run->pending[p].parts : &run->pending[p];
     size_t ntops = run->pending[p].parts ? run->pending[p].nparts : 1;
     int result = GOING;
-    for (size_t top = 0; top < ntops && result == GOING; top++) {
-        Pending *parts = &tops[top];
-        size_t nparts = 1;
-        if (tops[top].n > run->lim->part_records) {
-            nparts = (tops[top].n + run->lim->part_records - 1) / run->lim->part_records;
-            if (nparts > MAX_PARTS) nparts = MAX_PARTS;
-            if (!(parts = calloc(nparts, sizeof(Pending)))) {
-                result = MEMORY;
-                break;
-            }
-            if (split_pending(&tops[top], parts, nparts, ntops)) {
+    while (run->top < ntops && result == GOING) {
+        Pending *top = &tops[run->top];
+        mark_part(run);
+        if (!run->subs && top->n > run->lim->part_records) {
+            size_t nsubs = (top->n + run->lim->part_records - 1) / run->lim->part_records;
+            if (nsubs > MAX_PARTS) nsubs = MAX_PARTS;
+            if (!(run->subs = pending_parts(top, nsubs))) return MEMORY;
+            run->nsubs = nsubs;
+            run->sub = 0;
+            if (split_pending(top, run->subs, nsubs, ntops)) {
                 run->why = "the search by layers could not split its temporary file";
-                result = FAILED;
+                return FAILED;
             }
-            pending_close(&tops[top]);
+            pending_close(top);
         }
-        for (size_t part = 0; part < nparts && result == GOING; part++) {
-            result = load_layer(&run->layer, &parts[part], run->lim, &run->ts, &run->entries, &run->why);
+        Pending *parts = run->subs ? run->subs : top;
+        size_t nparts = run->subs ? run->nsubs : 1;
+        while (run->sub < nparts && result == GOING) {
+            mark_part(run);
+            result = load_layer(&run->layer, &parts[run->sub], run->lim, &run->ts, &run->entries, &run->why);
             for (size_t i = 0; i < run->layer.n && result == GOING; i++) result = expand_position(run, p, i);
             layer_free(&run->layer);
+            if (result == GOING) pending_close(&parts[run->sub++]);
         }
-        if (parts != &tops[top]) {
-            for (size_t part = 0; part < nparts; part++) pending_close(&parts[part]);
-            free(parts);
+        if (result != GOING) break;
+        free(run->subs);
+        run->subs = NULL;
+        run->nsubs = run->sub = 0;
+        run->top++;
+    }
+    if (result == GOING) {
+        pending_close(&run->pending[p]);
+        run->top = 0;
+    }
+    return result;
+}
+
+/* ------------------------------------------------------------------ a search by layers, kept */
+
+/* Given a directory (save_dir), the search by layers keeps its files there,
+ * named, rather than as temporary files: the positions waiting for each
+ * layer ("w<layer>", its parts "w<layer>-<k>", a part split again
+ * "w<layer>-<k>-<j>") and the entries ("entries").  Where it stops short of
+ * a verdict -- its limit, its deadline, Ctrl-C, the memory or the disk -- it
+ * adds what it needs to go on: the trie of columns ("columns": the waiting
+ * records name columns by their ids in it) and a manifest ("search": the
+ * counts as they were before the part it stopped in, where the expansion
+ * is, and each file's records).  Run again on the same position with the
+ * same directory, it reads them back, reads that part again and goes on:
+ * the records the stopped part had written above are repeats of those it
+ * writes again (merged when their layer is read, the first kept), so the
+ * positions, their count and `best` are a search's never stopped.  A
+ * verdict deletes the files; so does a failure to write them, after which
+ * they could not be trusted.  The manifest is written last and removed
+ * first, so that a directory with one holds a search that can go on. */
+
+#define SAVED_VERSION 1
+
+static uint64_t fingerprint(const State *s, int safe) {
+    uint64_t h = 0xcbf29ce484222325ull;
+#define MIX(x) (h = (h ^ (uint64_t)(int64_t)(x)) * 0x100000001b3ull)
+    MIX(SAVED_VERSION);
+    MIX(safe);
+    MIX(s->ncols);
+    for (int i = 0; i < s->ncols; i++) {
+        MIX(s->len[i]);
+        for (int k = 0; k < s->len[i]; k++) MIX(s->col[i][k]);
+    }
+    for (int c = 0; c < CNT_SIZE; c++) MIX(s->cnt[c]);
+    for (int t = 0; t < N_TYPES; t++) {
+        MIX(s->need[t]);
+        MIX(s->safe_at[t]);
+        MIX(s->rank_of_type[t]);
+    }
+    for (int k = 0; k < s->n_order; k++) MIX(s->deal_effect[k]);
+    int flags[] = {s->dealt,      s->n_order,     s->on,         s->goal,       s->manual,
+                   s->symmetry,   s->deal_first,  s->natural_spots, s->lone_cards, s->build_down,
+                   s->vacant_any_time};
+    for (size_t k = 0; k < sizeof flags / sizeof *flags; k++) MIX(flags[k]);
+#undef MIX
+    return h;
+}
+
+static void path_in(char *path, size_t size, const char *dir, const char *name) {
+    snprintf(path, size, "%s/%s", dir, name);
+}
+
+/* The trie of columns to "columns": its count, parents and last types. */
+static int save_trie(const Trie *t, const char *dir) {
+    FILE *f = open_file(dir, "columns", NULL, 0, 0);
+    if (!f) return -1;
+    int failed = fwrite("ICOL", 4, 1, f) != 1 || fwrite(&t->count, sizeof t->count, 1, f) != 1 ||
+                 fwrite(t->parent, sizeof(uint32_t), t->count, f) != t->count ||
+                 fwrite(t->last, 1, t->count, f) != t->count;
+    return fclose(f) || failed ? -1 : 0;
+}
+
+/* "columns" back into t (which holds the root's columns, as the search it
+ * saved first held them: they must be the same), its children indexed
+ * again.  0, or -1 with *why. */
+static int load_trie(Trie *t, const char *dir, const char **why) {
+    FILE *f = open_file(dir, "columns", NULL, 0, 1);
+    char magic[4];
+    uint32_t count = 0;
+    Trie saved = {0};
+    *why = "its file of columns is missing or damaged";
+    if (!f || fseeko(f, 0, SEEK_SET) || fread(magic, 4, 1, f) != 1 || memcmp(magic, "ICOL", 4) ||
+        fread(&count, sizeof count, 1, f) != 1 || count < t->count || count >= 0x80000000u)
+        goto fail;
+    saved.room = 1 << 10;
+    while (saved.room < count) saved.room *= 2;
+    saved.count = count;
+    saved.child_cap = 1 << 11;
+    while (saved.child_cap <= 2 * (size_t)count) saved.child_cap *= 2;
+    saved.parent = malloc(saved.room * sizeof(uint32_t));
+    saved.last = malloc(saved.room);
+    saved.child_key = calloc(saved.child_cap, sizeof(uint64_t));
+    saved.child_id = malloc(saved.child_cap * sizeof(uint32_t));
+    if (!saved.parent || !saved.last || !saved.child_key || !saved.child_id) {
+        *why = "its file of columns does not fit in the memory";
+        goto fail;
+    }
+    if (fread(saved.parent, sizeof(uint32_t), count, f) != count || fread(saved.last, 1, count, f) != count ||
+        fgetc(f) != EOF)
+        goto fail;
+    for (uint32_t k = 1; k < count; k++) {
+        if (saved.parent[k] >= k || saved.last[k] >= 32) goto fail;
+        uint64_t key = ((uint64_t)saved.parent[k] << 5 | saved.last[k]) + 1;
+        size_t idx = (size_t)mix64(key) & (saved.child_cap - 1);
+        while (saved.child_key[idx]) idx = (idx + 1) & (saved.child_cap - 1);
+        saved.child_key[idx] = key;
+        saved.child_id[idx] = k;
+    }
+    if (memcmp(saved.parent, t->parent, t->count * sizeof(uint32_t)) || memcmp(saved.last, t->last, t->count)) {
+        *why = "its columns are not this position's";
+        goto fail;
+    }
+    fclose(f);
+    trie_free(t);
+    *t = saved;
+    return 0;
+fail:
+    if (f) fclose(f);
+    trie_free(&saved);
+    return -1;
+}
+
+static void save_waiting(FILE *f, const Pending *pending, const char *tag, size_t k) {
+    if (!pending->n) return;
+    fprintf(f, "%s %zu %zu %zu %zu\n", tag, k, pending->n, pending->nparts, pending->compact_at);
+    for (size_t j = 0; j < pending->nparts; j++) save_waiting(f, &pending->parts[j], "part", j);
+}
+
+/* The manifest ("search"), after the trie: 0, or -1. */
+static int save_search(Layered *run, uint64_t print) {
+    for (int q = run->p; q < LAYERS; q++) {
+        Pending *pending = &run->pending[q];
+        if (pending->file && fflush(pending->file)) return -1;
+        for (size_t k = 0; k < pending->nparts; k++)
+            if (pending->parts[k].file && fflush(pending->parts[k].file)) return -1;
+    }
+    for (size_t k = 0; k < run->nsubs; k++)
+        if (run->subs[k].file && fflush(run->subs[k].file)) return -1;
+    if (run->entries.file && fflush(run->entries.file)) return -1;
+    if (save_trie(run->root->trie, run->dir)) return -1;
+    FILE *f = open_file(run->dir, "search.tmp", NULL, 0, 0);
+    if (!f) return -1;
+    fprintf(f, "intrigue search by layers %d\nposition %016llx\n", SAVED_VERSION, (unsigned long long)print);
+    fprintf(f, "nodes %lld best %d layer %d layer_entries %u\n", run->mark.nodes, run->mark.best, run->p,
+            run->layer_entries);
+    fprintf(f, "entries %d %d %u %u\n", run->entries.file != NULL, run->mark.tracing, run->mark.entries,
+            run->entries.n > run->entries.floor ? run->entries.n : run->entries.floor);
+    fprintf(f, "at %zu %zu %zu\n", run->top, run->sub, run->nsubs);
+    for (int q = run->p; q < LAYERS; q++) save_waiting(f, &run->pending[q], "waiting", (size_t)q);
+    for (size_t k = run->sub; k < run->nsubs; k++) save_waiting(f, &run->subs[k], "sub", k);
+    fprintf(f, "end\n");
+    int failed = ferror(f) || fflush(f) || fsync(fileno(f));
+    if (fclose(f) || failed) return -1;
+    char from[4096], to[4096];
+    path_in(from, sizeof from, run->dir, "search.tmp");
+    path_in(to, sizeof to, run->dir, "search");
+    return rename(from, to) ? -1 : 0;
+}
+
+/* A waiting file of the manifest, opened where it was left: its size must
+ * be its records'.  0, or -1 with *why. */
+static int reopen_waiting(Pending *pending, size_t n, size_t buffer, const char **why) {
+    pending->n = n;
+    if (pending_open(pending, buffer, 1)) {
+        *why = "one of its files of waiting positions is missing";
+        return -1;
+    }
+    off_t size = ftello(pending->file);
+    if (size < 0 || (size_t)size != n * sizeof(Waiting)) {
+        *why = "one of its files of waiting positions is not the size its manifest says";
+        return -1;
+    }
+    return 0;
+}
+
+/* The search kept in run->dir, if there is one: 1 with run ready to go on
+ * (its trie in s, the counts in lim), 0 where there is none, -1 with
+ * run->why where it cannot be read or is not of this position (then the
+ * directory is left as it was). */
+static int resume_search(Layered *run, State *s, uint64_t print) {
+    char path[4096], line[160];
+    path_in(path, sizeof path, run->dir, "search");
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    const char *why = "its manifest is damaged";
+    int version = 0, p = -1, has_entries = 0, tracing = 0;
+    unsigned long long saved_print = 0;
+    long long nodes = 0;
+    int best = 0;
+    unsigned layer_entries = 0, marked = 0, reached = 0;
+    size_t top = 0, sub = 0, nsubs = 0;
+    if (fscanf(f, "intrigue search by layers %d position %llx", &version, &saved_print) != 2 ||
+        version != SAVED_VERSION)
+        goto fail;
+    if (saved_print != print) {
+        why = "it holds a search of another position, or with other search options";
+        goto fail;
+    }
+    if (fscanf(f, " nodes %lld best %d layer %d layer_entries %u entries %d %d %u %u at %zu %zu %zu ", &nodes,
+               &best, &p, &layer_entries, &has_entries, &tracing, &marked, &reached, &top, &sub, &nsubs) != 11 ||
+        p < s->dealt + s->on || p >= LAYERS || nodes < 0 ||
+        nsubs > MAX_PARTS || (nsubs && sub >= nsubs) || reached < marked || layer_entries > marked)
+        goto fail;
+    run->p = p;
+    run->top = top;
+    run->sub = sub;
+    while (fgets(line, sizeof line, f)) {
+        char tag[16];
+        size_t k, n, nparts, compact_at;
+        int got = sscanf(line, "%15s %zu %zu %zu %zu", tag, &k, &n, &nparts, &compact_at);
+        if (got == 1 && !strcmp(tag, "end")) {
+            if (top >= (run->pending[p].parts ? run->pending[p].nparts : 1)) goto fail;
+            if (nsubs && !run->subs) {
+                Pending *tops = run->pending[p].parts ? run->pending[p].parts : &run->pending[p];
+                if (!(run->subs = pending_parts(&tops[top], nsubs))) {
+                    why = "it does not fit in the memory";
+                    goto fail;
+                }
+                run->nsubs = nsubs;
+            }
+            fclose(f);
+            if (load_trie(s->trie, run->dir, &why)) {
+                run->why = why;
+                return -1;
+            }
+            run->lim->nodes = nodes;
+            run->lim->best = best;
+            run->layer_entries = layer_entries;
+            run->entries.tracing = tracing;
+            run->entries.n = marked;
+            run->entries.floor = reached;
+            if (has_entries) {
+                run->entries.file = open_file(run->dir, "entries", NULL, 0, 1);
+                if (!run->entries.file || ftello(run->entries.file) < (off_t)((off_t)marked * sizeof(Entry)) ||
+                    fseeko(run->entries.file, (off_t)marked * (off_t)sizeof(Entry), SEEK_SET)) {
+                    run->why = "its file of entries is missing or short";
+                    return -1;
+                }
+            }
+            unlink(path); /* the files change from here on */
+            return 1;
+        }
+        if (got == 5 && !strcmp(tag, "waiting") && k >= (size_t)p && k < LAYERS && !run->pending[k].n && n &&
+            (nparts == 0 || nparts == WAITING_PARTS)) {
+            Pending *pending = &run->pending[k];
+            if (!nparts) {
+                if (reopen_waiting(pending, n, PENDING_BUFFER, &why)) goto fail;
+            } else if (!(pending->parts = pending_parts(pending, nparts))) {
+                why = "it does not fit in the memory";
+                goto fail;
+            }
+            pending->n = n;
+            pending->nparts = nparts;
+            pending->compact_at = compact_at;
+            for (size_t left = nparts; left > 0; left--) {
+                long pos = ftell(f);
+                if (!fgets(line, sizeof line, f)) goto fail;
+                size_t j, m, none, at;
+                if (sscanf(line, "part %zu %zu %zu %zu", &j, &m, &none, &at) != 4) {
+                    fseek(f, pos, SEEK_SET); /* parts with no records are not listed */
+                    break;
+                }
+                if (j >= nparts || none || !m || pending->parts[j].n) goto fail;
+                if (reopen_waiting(&pending->parts[j], m, PART_BUFFER, &why)) goto fail;
+                pending->parts[j].compact_at = at;
+            }
+            for (size_t j = 0; j < nparts; j++)
+                if (!pending->parts[j].compact_at) pending->parts[j].compact_at = compact_at;
+        } else if (got == 5 && !strcmp(tag, "sub") && nsubs && k < nsubs && n && !nparts) {
+            if (!run->subs) {
+                Pending *tops = run->pending[p].parts ? run->pending[p].parts : &run->pending[p];
+                if (top >= (run->pending[p].parts ? run->pending[p].nparts : 1)) goto fail;
+                if (!(run->subs = pending_parts(&tops[top], nsubs))) {
+                    why = "it does not fit in the memory";
+                    goto fail;
+                }
+                run->nsubs = nsubs;
+            }
+            if (k < sub || run->subs[k].n || reopen_waiting(&run->subs[k], n, PART_BUFFER, &why)) goto fail;
+        } else {
+            goto fail;
         }
     }
-    pending_close(&run->pending[p]);
-    return result;
+fail:
+    fclose(f);
+    run->why = why;
+    return -1;
 }
 
 /* search()'s verdicts, nodes and best, layer by layer (above); a won line
  * is left in s's log as search() leaves it.  FAILED: a Python exception is
- * set, or *why says what failed (with the GIL held again). */
-static int layered(State *s, Limits *lim, const char **why) {
-    int result = GOING;
+ * set, or *why says what failed (with the GIL held again); *bad_saved: what
+ * failed was reading the search kept in save_dir (NULL: none kept). */
+static int layered(State *s, Limits *lim, const char *save_dir, const char **why, int *bad_saved) {
+    int result = GOING, resumed = 0;
     *why = NULL;
+    *bad_saved = 0;
     lim->nodes = 0;
     lim->best = s->on;
     lim->untraced = TRACED;
+    uint64_t print = fingerprint(s, lim->safe_moves);
     if (lim->safe_moves && play_safe(s)) return MEMORY;
     lim->best = s->on;
-    lim->nodes = 1;
-    if (s->on == s->goal) return WON;
+    if (s->on == s->goal) {
+        lim->nodes = 1;
+        return WON;
+    }
+    if (lim->limit < 2) lim->limit = 2; /* as search(): the root, and at least one move */
     Rebuild *rb = malloc(sizeof(Rebuild));
     Layered run = {
         .root = s,
         .rb = rb,
         .w = *s,
         .pending = calloc(LAYERS, sizeof(Pending)),
-        .entries = {.file = lim->trace ? tmpfile() : NULL, .tracing = lim->trace, .max = lim->max_entries},
+        .entries = {.tracing = lim->trace, .max = lim->max_entries},
         .lim = lim,
         .won_entry = NO_ENTRY,
         .safe = lim->safe_moves,
+        .p = s->dealt + s->on,
+        .dir = save_dir,
     };
     run.w.log = NULL;
     run.w.nlog = run.w.caplog = 0;
-    Key root_key;
-    make_key(s, s->cid, &root_key);
-    Entry root = {.hash = hash_key(&root_key), .parent = NO_ENTRY};
-    root_key.tag = (uint32_t)root.hash | 1;
-    if (!run.pending || !rb || layer_add(&run.layer, &root_key, root.hash, run.entries.tracing ? 0 : NO_ENTRY) < 0) {
+    if (!run.pending || !rb) {
         result = MEMORY;
-    } else if (run.entries.tracing && (!run.entries.file || fwrite(&root, sizeof root, 1, run.entries.file) != 1)) {
-        *why = "the search by layers could not write its temporary file";
-        result = FAILED;
+        goto done;
     }
-    if (result != GOING) goto done;
-    run.entries.n = 1;
+    for (int q = 0; q < LAYERS; q++) {
+        run.pending[q].dir = save_dir;
+        snprintf(run.pending[q].name, sizeof run.pending[q].name, "w%d", q);
+    }
+    if (save_dir && (resumed = resume_search(&run, s, print)) < 0) {
+        *why = run.why;
+        *bad_saved = 1;
+        result = FAILED;
+        goto done;
+    }
+    if (!resumed) {
+        /* The root waits for its layer, as any position: it is read, counted
+         * and given the first entry there. */
+        Key root_key;
+        make_key(s, s->cid, &root_key);
+        if (lim->trace && !(run.entries.file = open_file(save_dir, "entries", NULL, 0, 0))) {
+            *why = "the search by layers could not write its temporary file";
+            result = FAILED;
+            goto done;
+        }
+        int put = pending_put(&run.pending[run.p], &root_key, s->on, class_bits(s, &root_key), NO_ENTRY, &run.written,
+                              lim->part_records);
+        if (put) {
+            if (put == -1) *why = "the search by layers could not write its temporary files";
+            result = put == -1 ? FAILED : MEMORY;
+            goto done;
+        }
+    }
     rebuild_init(s, rb);
     run.ts = PyEval_SaveThread();
-    /* The root's layer holds it already (entry 0); nothing waits for that layer. */
-    for (int p = s->dealt + s->on; p < LAYERS && result == GOING; p++) {
-        if (p > s->dealt + s->on) run.layer_entries = run.entries.n;
-        result = expand_layer(&run, p);
+    while (run.p < LAYERS && result == GOING) {
+        if (!resumed) run.layer_entries = run.entries.n;
+        resumed = 0;
+        if ((result = expand_layer(&run)) == GOING) run.p++;
     }
     if (result == GOING) result = LOST;
+    int stopped = result == UNKNOWN || result == MEMORY || (result == FAILED && !run.why), unsaved = 0;
+    if (save_dir && stopped && save_search(&run, print)) {
+        unsaved = 1;
+        stopped = 0;
+    }
     if (result == WON) {
         /* The won position's entry is of its own layer while the entries
          * were kept; after that, of the last position on its way that got
@@ -1532,14 +1929,36 @@ static int layered(State *s, Limits *lim, const char **why) {
         lim->best = whole ? s->on : s->goal;
     }
     PyEval_RestoreThread(run.ts);
+    if (unsaved && !PyErr_Occurred()) { /* (a Ctrl-C is told rather than this) */
+        run.why = "the search by layers could not keep its files in its directory";
+        result = FAILED;
+    }
     *why = run.why;
-done:
+    if (save_dir && !stopped) {
+        remove_file(save_dir, "columns");
+        remove_file(save_dir, "search.tmp");
+    }
     layer_free(&run.layer);
     if (run.pending)
-        for (int k = 0; k < LAYERS; k++) pending_close(&run.pending[k]);
+        for (int k = 0; k < LAYERS; k++) pending_release(&run.pending[k], stopped);
+    for (size_t k = 0; k < run.nsubs; k++) pending_release(&run.subs[k], stopped);
+    free(run.subs);
     free(run.pending);
     free(rb);
     free(run.w.log);
+    if (run.entries.file) {
+        fclose(run.entries.file);
+        if (!stopped) remove_file(save_dir, "entries");
+    }
+    return result;
+done:
+    /* Before the search started: a kept search is left as it was. */
+    if (run.pending)
+        for (int k = 0; k < LAYERS; k++) pending_release(&run.pending[k], 1);
+    for (size_t k = 0; k < run.nsubs; k++) pending_release(&run.subs[k], 1);
+    free(run.subs);
+    free(run.pending);
+    free(rb);
     if (run.entries.file) fclose(run.entries.file);
     return result;
 }
@@ -1721,15 +2140,20 @@ static PyObject *int_list(const int *values, size_t n) {
 /* Search from the loaded state (depth first, or layer by layer), then free
  * the trie and the log.  Returns the line (the whole log as ints) on WON,
  * None otherwise, NULL on an error; the verdict goes to *result. */
-static PyObject *search_line(State *s, Limits *lim, Trie *trie, int by_layers, int *result) {
+static PyObject *CheckpointError; /* _core.CheckpointError: a kept search that cannot be read */
+
+static PyObject *search_line(State *s, Limits *lim, Trie *trie, int by_layers, const char *save_dir, int *result) {
     const char *why = NULL;
-    *result = by_layers ? layered(s, lim, &why) : search(s, lim);
+    int bad_saved = 0;
+    *result = by_layers ? layered(s, lim, save_dir, &why, &bad_saved) : search(s, lim);
     trie_free(trie);
     PyObject *line = NULL;
     if (*result == WON && !(by_layers && lim->untraced == UNTRACED))
         line = int_list(s->log, s->nlog);
     else if (*result != FAILED)
         line = Py_NewRef(Py_None);
+    else if (why && bad_saved)
+        PyErr_Format(CheckpointError, "%s: cannot go on with the search kept there: %s", save_dir, why);
     else if (why)
         PyErr_SetString(PyExc_OSError, why);
     free(s->log);
@@ -1741,14 +2165,15 @@ static const char *verdict_names[] = {"won", "lost", "unknown", "memory"};
 /* search() or layered() on the arguments of _core.search. */
 static PyObject *run_search(PyObject *args, PyObject *kwargs, int by_layers) {
     static char *kwlist[] = {"state",      "max_nodes",    "deadline",    "on_progress", "safe_moves",
-                             "trace",      "part_records", "max_entries", NULL};
+                             "trace",      "part_records", "max_entries", "save_dir",    NULL};
     static char *search_kwlist[] = {"state", "max_nodes", "deadline", "on_progress", "safe_moves", NULL};
     PyObject *obj, *max_nodes = Py_None, *deadline = Py_None, *on_progress = Py_None;
     int safe_moves = 1, trace = 1;
     Py_ssize_t part_records = DEFAULT_PART_RECORDS, max_entries = PY_SSIZE_T_MAX;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, by_layers ? "O|OOOppnn" : "O|OOOp",
+    const char *save_dir = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, by_layers ? "O|OOOppnnz" : "O|OOOp",
                                      by_layers ? kwlist : search_kwlist, &obj, &max_nodes, &deadline, &on_progress,
-                                     &safe_moves, &trace, &part_records, &max_entries))
+                                     &safe_moves, &trace, &part_records, &max_entries, &save_dir))
         return NULL;
     if (max_entries < 1) {
         PyErr_Format(PyExc_ValueError, "max_entries: %zd is not a positive number of entries", max_entries);
@@ -1782,7 +2207,7 @@ static PyObject *run_search(PyObject *args, PyObject *kwargs, int by_layers) {
         return NULL;
     }
     int result;
-    PyObject *line = search_line(&s, &lim, &trie, by_layers, &result);
+    PyObject *line = search_line(&s, &lim, &trie, by_layers, save_dir, &result);
     if (!line) return NULL;
     const char *verdict = result == WON && by_layers && lim.untraced != TRACED ? "won_untraced" : verdict_names[result];
     return Py_BuildValue("sLiN", verdict, lim.nodes, lim.best, line);
@@ -1937,7 +2362,7 @@ static PyObject *core_hold_back(PyObject *self, PyObject *args, PyObject *kwargs
     }
     long long dealing = (long long)s.nlog;
     int result;
-    PyObject *line = search_line(&s, &lim, &trie, 0, &result);
+    PyObject *line = search_line(&s, &lim, &trie, 0, NULL, &result);
     if (!line) return NULL;
     if (result == MEMORY) { /* a try's small search: the machine itself is full */
         Py_DECREF(line);
@@ -2388,4 +2813,16 @@ static struct PyModuleDef module = {
     NULL, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__core(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__core(void) {
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    CheckpointError = PyErr_NewExceptionWithDoc(
+        "intrigue.solver._core.CheckpointError",
+        "A search by layers kept in a directory that cannot go on: of another position, or damaged.",
+        PyExc_ValueError, NULL);
+    if (!CheckpointError || PyModule_AddObjectRef(m, "CheckpointError", CheckpointError)) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -3,6 +3,8 @@ from typing import Literal
 
 from intrigue.solver.state import SearchState
 
+class CheckpointError(ValueError): ...
+
 def search(
     state: SearchState,
     max_nodes: int | None = None,
@@ -19,6 +21,7 @@ def layered(
     trace: bool = True,
     part_records: int = ...,
     max_entries: int = ...,
+    save_dir: str | None = None,
 ) -> tuple[
     Literal["won", "won_untraced", "lost", "unknown", "memory"], int, int, list[int] | None
 ]: ...

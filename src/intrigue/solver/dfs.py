@@ -9,10 +9,13 @@ with it.  ``_core.c`` is the same search compiled.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
-from typing import Literal, cast
+from pathlib import Path
+from typing import Literal, TypedDict, cast
 
+from intrigue.errors import CheckpointError
 from intrigue.solver.state import COLUMN_MOVE, SearchState, op_code
 
 try:
@@ -74,6 +77,7 @@ def layered_search(
     trace: bool = True,
     part_records: int | None = None,
     max_entries: int | None = None,
+    checkpoint: str | Path | None = None,
 ) -> tuple[Verdict, int, int]:
     """:func:`search`, layer by layer: the same positions, in far less memory.
 
@@ -101,29 +105,72 @@ def layered_search(
     that search runs out).  Where the compiled search is not built,
     :func:`python_search` runs instead.
 
+    With a ``checkpoint`` directory (made if missing) the search keeps its
+    files there, and where it stops short of a verdict (``max_nodes``,
+    ``deadline``, Ctrl-C, the memory or the disk) it saves itself there:
+    run again on the same position with the same directory, it goes on
+    where it stopped, ``max_nodes`` counting every position since the
+    first run (``docs/solver.md``, "A search by layers, kept").  A verdict
+    empties the directory and removes it.
+
     Raises:
         OutOfMemory: where even a layer outgrew the memory left, or the
             positions waiting for the layers above it the disk left.
         OSError: where its temporary file cannot be written.
+        CheckpointError: where ``checkpoint`` holds a search of another
+            position or search options, or a damaged one (left as it is).
     """
     if not NATIVE:
+        if checkpoint is not None:
+            raise CheckpointError("a checkpoint needs the compiled search, which is not built")
         return python_search(state, max_nodes, deadline, on_progress, safe_moves)
-    options: dict[str, int] = {}
+    options: _LayeredOptions = {}
     if part_records is not None:
         options["part_records"] = part_records
     if max_entries is not None:
         options["max_entries"] = max_entries
+    if checkpoint is not None:
+        options["save_dir"] = str(_checkpoint_dir(Path(checkpoint)))
     mark = len(state.log)
     try:
         verdict, nodes, best = _layered_rounds(
             state, max_nodes, deadline, on_progress, safe_moves, trace, options
         )
+    except _core.CheckpointError as bad:
+        raise CheckpointError(str(bad)) from None
     except OutOfMemory:
         state.undo_to(mark)
         raise
+    finally:
+        if checkpoint is not None and not any(Path(checkpoint).iterdir()):
+            Path(checkpoint).rmdir()  # a verdict: nothing kept
     if verdict != "won":  # as the compiled search leaves it
         state.undo_to(mark)
     return verdict, nodes, best
+
+
+class _LayeredOptions(TypedDict, total=False):
+    """``_core.layered``'s keywords that :func:`layered_search` passes on where given."""
+
+    part_records: int
+    max_entries: int
+    save_dir: str
+
+
+_KEPT_FILE = re.compile(r"w\d+(-\d+){0,2}|entries|columns|search\.tmp")
+"""The files of a search by layers kept in a directory, but its manifest ``search``."""
+
+
+def _checkpoint_dir(path: Path) -> Path:
+    """``path``, made where missing; without a manifest (a search that was
+    killed rather than stopped, which cannot go on), emptied of the files
+    such a search leaves."""
+    path.mkdir(parents=True, exist_ok=True)
+    if not (path / "search").exists():
+        for leftover in path.iterdir():
+            if _KEPT_FILE.fullmatch(leftover.name):
+                leftover.unlink()
+    return path
 
 
 def _layered_rounds(
@@ -133,10 +180,11 @@ def _layered_rounds(
     on_progress: Callable[[int], None] | None,
     safe_moves: bool,
     trace: bool,
-    options: dict[str, int],
+    options: _LayeredOptions,
 ) -> tuple[Verdict, int, int]:
     """:func:`layered_search`'s searches, each from where the last one's way
-    back stopped, the line played on ``state`` as it goes."""
+    back stopped, the line played on ``state`` as it goes (only the first
+    is kept in a checkpoint directory: those after it are from elsewhere)."""
     spent, best = 0, state.on
 
     def left() -> int | None:
@@ -147,6 +195,7 @@ def _layered_rounds(
             state, left(), deadline, _shifted(on_progress, spent), safe_moves, trace, **options
         )
         spent, best = spent + nodes, max(best, seen)
+        options.pop("save_dir", None)
         if found != "won_untraced":
             return _outcome(state, found, spent, best, ops)
         if ops is None:  # none of the way kept: depth first

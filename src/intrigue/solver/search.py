@@ -31,6 +31,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
 from intrigue.errors import IllegalMoveError
@@ -179,6 +180,7 @@ def solve(
     rollouts_only: bool = False,
     frontier_only: bool = False,
     layered: bool = False,
+    checkpoint: str | Path | None = None,
     seed: int = SEED,
     rollout_end_nodes: int = ROLLOUT_END_NODES,
     native: bool = True,
@@ -201,7 +203,9 @@ def solve(
     the frontier proof (:mod:`intrigue.solver.frontier`; then "lost" or "unknown").
     ``layered`` runs the exhaustive search layer by layer of progress
     (:func:`~intrigue.solver.dfs.layered_search`: the same positions in far less
-    memory, a win found only at the end), for proving losses with ``probe=False``.
+    memory, a win found only at the end), for proving losses with ``probe=False``;
+    with a ``checkpoint`` directory it saves itself there where it stops short of
+    a verdict, and goes on from there when run again on the same position.
     ``native=False`` runs the pure-Python search and column test even where the
     compiled ones are built (the same positions and states).  "lost" is returned only after an exhaustive search
     or a proof by the column test, the rank projection or the frontier proof, "unknown" only when
@@ -216,7 +220,12 @@ def solve(
     Raises:
         SolverBugError: if a winning line does not replay through the engine
             (it never should: this is the solver checking itself).
+        CheckpointError: if ``checkpoint`` holds a search of another position
+            or options, or a damaged one.
+        ValueError: for a ``checkpoint`` without ``layered``.
     """
+    if checkpoint is not None and not layered:
+        raise ValueError("a checkpoint keeps the search by layers: it needs layered=True")
     started = time.perf_counter()
     tables = tables_for(position.variant)
     options = {
@@ -263,9 +272,13 @@ def solve(
         # The exact search; where it outgrows the memory left, "unknown" as
         # at any other limit, and the plan goes on (the probes' searches are small).
         nonlocal memory_full
-        run = _layered_search if by_layers and native else search
         try:
-            return run(state, budget, deadline, progress_from(offset), safe_moves)
+            if by_layers and native:
+                return _layered_search(
+                    state, budget, deadline, progress_from(offset), safe_moves,
+                    checkpoint=checkpoint,
+                )  # fmt: skip
+            return search(state, budget, deadline, progress_from(offset), safe_moves)
         except OutOfMemory as full:
             memory_full = True
             return "unknown", full.nodes, full.best
