@@ -524,3 +524,30 @@ def test_stats_goes_on_with_a_kept_search(
     assert [r["nodes"] for r in records if r["deal"] == 6849] == [20_000, 20_000]
     assert main([*argv[:5], "--checkpoint", str(kept), "--deals", "1"]) == 2
     assert "--checkpoint keeps the search by layers" in capsys.readouterr().err
+
+
+@needs_core
+def test_a_killed_stats_run_saves_its_kept_search(tmp_path: Path) -> None:
+    # SIGTERM (a plain `kill`) is Ctrl-C to intrigue stats: the search saves itself.
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    kept = tmp_path / "kept"
+    argv = [sys.executable, "-m", "intrigue", "stats", "--game", "faerie-queen", "--mode"]
+    argv += ["manual", "--deals", "2493", "--jobs", "1", "--layered", "--checkpoint", str(kept)]
+    argv += ["--max-nodes", "100000000", "--json"]  # lost after 3 215 994 positions
+    run = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deal = kept / "faerie-queen-manual-2493"
+    while not any(f.name.startswith("w") for f in deal.glob("w*-*")) and run.poll() is None:
+        time.sleep(0.05)  # well into the search: its layers are split
+    run.send_signal(signal.SIGTERM)
+    out, err = run.communicate(timeout=120)
+    assert run.returncode == 130, err
+    assert "intrigue: interrupted" in err
+    assert (deal / "search").exists()
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=600, check=True)
+    summary = json.loads(done.stdout)
+    assert summary["lost"] == 1 and summary["nodes"]["max"] == 3_215_994
+    assert not deal.exists()

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, NoReturn
 
 from intrigue import __version__
@@ -245,22 +247,43 @@ def cmd_stats(args: argparse.Namespace) -> dict[str, Any]:
     if args.checkpoint is not None and args.scheduler is not None:
         raise UsageError("--checkpoint is a directory of this machine: not with --scheduler")
     bar = ProgressBar(sys.stderr)
-    return run_stats(
-        args.game,
-        first,
-        last,
-        mode=args.mode,
-        jobs=jobs,
-        out=args.out,
-        max_nodes=positive_int(args.max_nodes, "--max-nodes"),
-        scheduler=args.scheduler,
-        progress=bar,
-        on_search=bar.searching,
-        search=search,
-        seed=positive_int(args.seed, "--seed"),
-        end_nodes=end_nodes,
-        checkpoint=args.checkpoint,
-    )
+    with _terminate_as_interrupt():
+        return run_stats(
+            args.game,
+            first,
+            last,
+            mode=args.mode,
+            jobs=jobs,
+            out=args.out,
+            max_nodes=positive_int(args.max_nodes, "--max-nodes"),
+            scheduler=args.scheduler,
+            progress=bar,
+            on_search=bar.searching,
+            search=search,
+            seed=positive_int(args.seed, "--seed"),
+            end_nodes=end_nodes,
+            checkpoint=args.checkpoint,
+        )
+
+
+@contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """A ``kill`` (SIGTERM: a scheduler's or a shell's stop) as Ctrl-C while it
+    lasts: a stats run keeps its records, and its kept searches save
+    themselves, rather than dying mid-write."""
+
+    def interrupt(_signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        before = signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # not the main thread: leave the signal alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 def print_stats(data: dict[str, Any]) -> str:
