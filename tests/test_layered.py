@@ -475,6 +475,13 @@ def test_a_kept_search_of_another_position_or_damaged_is_refused_and_left_alone(
         with pytest.raises(CheckpointError, match="columns is missing or damaged"):
             layered_search(state_of(lost), None, None, None, True, checkpoint=kept)
         (kept / "columns").write_bytes(files["columns"])
+        import fcntl
+
+        with (kept / "lock").open("a") as lock:  # as another search holds it
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            with pytest.raises(CheckpointError, match="another search is using it"):
+                layered_search(state_of(lost), None, None, None, True, checkpoint=kept)
+        assert {f.name: f.read_bytes() for f in kept.iterdir()} == {**files, "lock": b""}
         assert layered_search(state_of(lost), None, None, None, True, checkpoint=kept)[:2] == (
             "lost",
             253_999,

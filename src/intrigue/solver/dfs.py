@@ -9,9 +9,11 @@ with it.  ``_core.c`` is the same search compiled.
 
 from __future__ import annotations
 
+import fcntl
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Literal, TypedDict, cast
 
@@ -129,21 +131,19 @@ def layered_search(
         options["part_records"] = part_records
     if max_entries is not None:
         options["max_entries"] = max_entries
-    if checkpoint is not None:
-        options["save_dir"] = str(_checkpoint_dir(Path(checkpoint)))
     mark = len(state.log)
-    try:
-        verdict, nodes, best = _layered_rounds(
-            state, max_nodes, deadline, on_progress, safe_moves, trace, options
-        )
-    except _core.CheckpointError as bad:
-        raise CheckpointError(str(bad)) from None
-    except OutOfMemory:
-        state.undo_to(mark)
-        raise
-    finally:
-        if checkpoint is not None and not any(Path(checkpoint).iterdir()):
-            Path(checkpoint).rmdir()  # a verdict: nothing kept
+    with ExitStack() as kept:
+        if checkpoint is not None:
+            options["save_dir"] = str(kept.enter_context(_kept_in(Path(checkpoint))))
+        try:
+            verdict, nodes, best = _layered_rounds(
+                state, max_nodes, deadline, on_progress, safe_moves, trace, options
+            )
+        except _core.CheckpointError as bad:
+            raise CheckpointError(str(bad)) from None
+        except OutOfMemory:
+            state.undo_to(mark)
+            raise
     if verdict != "won":  # as the compiled search leaves it
         state.undo_to(mark)
     return verdict, nodes, best
@@ -161,16 +161,32 @@ _KEPT_FILE = re.compile(r"w\d+(-\d+){0,2}|entries|columns|search\.tmp")
 """The files of a search by layers kept in a directory, but its manifest ``search``."""
 
 
-def _checkpoint_dir(path: Path) -> Path:
-    """``path``, made where missing; without a manifest (a search that was
-    killed rather than stopped, which cannot go on), emptied of the files
-    such a search leaves."""
+@contextmanager
+def _kept_in(path: Path) -> Iterator[Path]:
+    """``path`` for one search at a time, made where missing, and removed
+    after if nothing is kept there (a verdict).  Without a manifest (a search
+    killed rather than stopped cannot go on) it is first emptied of the
+    files such a search leaves.
+
+    Raises:
+        CheckpointError: where another search is using it.
+    """
     path.mkdir(parents=True, exist_ok=True)
-    if not (path / "search").exists():
-        for leftover in path.iterdir():
-            if _KEPT_FILE.fullmatch(leftover.name):
-                leftover.unlink()
-    return path
+    with (path / "lock").open("a") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise CheckpointError(f"{path}: another search is using it") from None
+        try:
+            if not (path / "search").exists():
+                for leftover in path.iterdir():
+                    if _KEPT_FILE.fullmatch(leftover.name):
+                        leftover.unlink()
+            yield path
+        finally:
+            (path / "lock").unlink()
+    if not any(path.iterdir()):
+        path.rmdir()
 
 
 def _layered_rounds(
