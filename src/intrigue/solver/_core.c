@@ -1301,7 +1301,7 @@ static int compact_part(Pending *part, size_t least, size_t *removed) {
  * for its layer: 0; -1 where its file cannot be opened or written; -2 where
  * the disk would be left short or its buffer does not fit.  *written counts
  * the positions put to wait in all the files, for the disk check. */
-static int pending_put(Pending *pending, const Key *key, int on, uint32_t cls, uint32_t parent, size_t *written,
+static int pending_put(Pending *pending, const Key *key, uint64_t h, int on, uint32_t cls, uint32_t parent, size_t *written,
                        size_t part_records) {
     if (!pending->recent) { /* (a resumed search's files have none yet) */
         if (!(pending->recent = calloc(PENDING_RECENT, sizeof(Key)))) return -2;
@@ -1311,7 +1311,7 @@ static int pending_put(Pending *pending, const Key *key, int on, uint32_t cls, u
     if (pending->n >= PENDING_GROW_FROM && pending->n >= 2 * pending->recent_cap &&
         pending->recent_cap < PENDING_RECENT_MAX && !pending->recent_fixed)
         recent_grow(pending);
-    Key *recent = &pending->recent[hash_key(key) & (pending->recent_cap - 1)];
+    Key *recent = &pending->recent[h & (pending->recent_cap - 1)];
     if (recent->tag && same_position(recent, key)) return 0;
     *recent = *key;
     recent->tag = 1; /* in use */
@@ -1445,16 +1445,16 @@ typedef struct {
     const char *dir; /* where the search is kept, or NULL */
 } Layered;
 
-/* A position reached from the layer p's (entry `entry`) by one move: its key,
- * cards up `on` and class cls, in the layer or waiting for its own, q.
- * GOING, or a verdict. */
-static int place(Layered *run, int p, int q, Key *key, int on, uint32_t cls, uint32_t entry) {
+/* A position reached from the layer p's (entry `entry`) by one move: its key
+ * (hash h), cards up `on` and class cls, in the layer or waiting for its own,
+ * q.  GOING, or a verdict. */
+static int place(Layered *run, int p, int q, Key *key, uint64_t h, int on, uint32_t cls, uint32_t entry) {
     if (q < p || q >= LAYERS) {
         run->why = "the search by layers met a move that lowered the progress or raised it past a game's (a malformed state)";
         return FAILED;
     }
     if (q > p) {
-        int put = pending_put(&run->pending[q], key, on, cls, entry, &run->written, run->lim->part_records);
+        int put = pending_put(&run->pending[q], key, h, on, cls, entry, &run->written, run->lim->part_records);
         if (put == -2) return MEMORY;
         if (put) {
             run->why = "the search by layers could not write its temporary files";
@@ -1462,15 +1462,29 @@ static int place(Layered *run, int p, int q, Key *key, int on, uint32_t cls, uin
         }
         return GOING;
     }
-    uint64_t h = hash_key(key);
     key->tag = (uint32_t)h | 1;
     int added = layer_add(&run->layer, key, h, entry);
     if (added < 0) return MEMORY;
     return added ? count_position(run->lim, on, &run->ts) : GOING;
 }
 
+/* Where the lookup of a position reached (hash h, for layer q) will first
+ * go to memory: the layer's index, or the recent keys of the layer it waits
+ * for. */
+static inline void prefetch_place(const Layered *run, int p, int q, uint64_t h) {
+    if (q == p) {
+        const IndexPart *part = &run->layer.part[h >> 56];
+        if (part->cap) __builtin_prefetch(&part->slots[part_slot(h, part->cap)]);
+    } else if (q > p && q < LAYERS && run->pending[q].recent) {
+        __builtin_prefetch(&run->pending[q].recent[h & (run->pending[q].recent_cap - 1)]);
+    }
+}
+
 /* Every move from the i-th position of the part of layer p in memory.
- * GOING, or a verdict (WON with run->won_entry set). */
+ * GOING, or a verdict (WON with run->won_entry set).  Every move's key is
+ * made first, and then each is placed, in the same order: the lookups' trips
+ * to memory, most of the time of a large search, are asked for while the
+ * keys are made, and overlap. */
 static int expand_position(Layered *run, int p, size_t i) {
     State *w = &run->w;
     Key here; /* a copy: the layer moves as it grows */
@@ -1478,30 +1492,46 @@ static int expand_position(Layered *run, int p, size_t i) {
     uint32_t entry = run->layer.recs[i].entry;
     rebuild(run->root, run->rb, &here, w);
     uint8_t moves[MAXMOVES];
-    int nmoves = gen_moves(w, moves), result = GOING;
-    for (int k = 0; k < nmoves && result == GOING; k++) {
+    int nmoves = gen_moves(w, moves), n = 0, won = 0;
+    Key next[MAXMOVES];
+    uint64_t hash[MAXMOVES];
+    uint32_t cls[MAXMOVES];
+    int on[MAXMOVES], layer[MAXMOVES];
+    for (int k = 0; k < nmoves; k++) {
         int move = moves[k];
-        Key next;
         /* A column move with no safe move after it keeps the progress:
          * its key without playing it, as search() does. */
-        int fast = move >= COLUMN_MOVE ? key_after(w, move, run->safe, &next) : 0;
+        int fast = move >= COLUMN_MOVE ? key_after(w, move, run->safe, &next[n]) : 0;
         if (fast < 0) return MEMORY;
         if (fast) {
-            result = place(run, p, p, &next, w->on, 0, entry);
-            continue;
+            on[n] = w->on;
+            layer[n] = p;
+            cls[n] = 0;
+        } else {
+            if (play(w, move) || (run->safe && play_safe_after(w, move))) return MEMORY;
+            if (w->on == w->goal) {
+                won = 1;
+                break;
+            }
+            make_key(w, w->cid, &next[n]);
+            on[n] = w->on;
+            layer[n] = w->dealt + w->on;
+            cls[n] = class_bits(w, &next[n]);
+            undo_to(w, 0);
         }
-        if (play(w, move) || (run->safe && play_safe_after(w, move))) return MEMORY;
-        if (w->on == w->goal) {
-            run->won_entry = entry;
-            return WON;
-        }
-        make_key(w, w->cid, &next);
-        int on = w->on, q = w->dealt + w->on;
-        uint32_t cls = class_bits(w, &next);
-        undo_to(w, 0);
-        result = place(run, p, q, &next, on, cls, entry);
+        hash[n] = hash_key(&next[n]);
+        prefetch_place(run, p, layer[n], hash[n]);
+        n++;
     }
-    return result;
+    for (int k = 0; k < n; k++) {
+        int result = place(run, p, layer[k], &next[k], hash[k], on[k], cls[k], entry);
+        if (result != GOING) return result;
+    }
+    if (won) {
+        run->won_entry = entry;
+        return WON;
+    }
+    return GOING;
 }
 
 /* The counts before a part is read (Layered.mark). */
@@ -1894,7 +1924,7 @@ static int layered(State *s, Limits *lim, const char *save_dir, const char **why
             result = FAILED;
             goto done;
         }
-        int put = pending_put(&run.pending[run.p], &root_key, s->on, class_bits(s, &root_key), NO_ENTRY, &run.written,
+        int put = pending_put(&run.pending[run.p], &root_key, hash_key(&root_key), s->on, class_bits(s, &root_key), NO_ENTRY, &run.written,
                               lim->part_records);
         if (put) {
             if (put == -1) *why = "the search by layers could not write its temporary files";
