@@ -558,3 +558,22 @@ def test_a_killed_stats_run_saves_its_kept_search(tmp_path: Path) -> None:
     summary = json.loads(done.stdout)
     assert summary["lost"] == 1 and summary["nodes"]["max"] == 3_215_994
     assert not deal.exists()
+
+
+def test_stats_by_layers_may_open_the_files_its_parts_need() -> None:
+    # 64 files for each large layer waiting, several layers at once: past the
+    # 1 024 open files many systems allow by default.
+    import subprocess
+    import sys
+
+    code = (
+        "import resource\n"
+        "soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)\n"
+        "resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard))\n"
+        "from intrigue.cli import main\n"
+        "main(['stats', '--game', 'glencoe', '--deals', '1', '--layered', '--jobs', '1'])\n"
+        "wanted = 1 << 16 if hard == resource.RLIM_INFINITY else min(1 << 16, hard)\n"
+        "print(resource.getrlimit(resource.RLIMIT_NOFILE)[0] == max(256, wanted))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines()[-1] == "True", done.stderr

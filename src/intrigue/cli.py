@@ -246,6 +246,8 @@ def cmd_stats(args: argparse.Namespace) -> dict[str, Any]:
         raise UsageError("--checkpoint keeps the search by layers: it goes with --layered")
     if args.checkpoint is not None and args.scheduler is not None:
         raise UsageError("--checkpoint is a directory of this machine: not with --scheduler")
+    if search == "layered":
+        _allow_open_files(1 << 16)
     bar = ProgressBar(sys.stderr)
     with _terminate_as_interrupt():
         return run_stats(
@@ -264,6 +266,19 @@ def cmd_stats(args: argparse.Namespace) -> dict[str, Any]:
             end_nodes=end_nodes,
             checkpoint=args.checkpoint,
         )
+
+
+def _allow_open_files(wanted: int) -> None:
+    """Raise this process's soft limit of open files towards ``wanted`` (as
+    far as the hard limit lets it): a search by layers holds a file for each
+    part of each large layer waiting (64 a layer), and several layers wait at
+    once, past the 1 024 many systems allow by default."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
 
 
 @contextmanager
