@@ -432,6 +432,11 @@ def test_a_kept_search_goes_on_after_limits_and_ctrl_c() -> None:
                 state_of(position), None, None, interrupt, True, part_records=20, checkpoint=kept
             )
         assert (kept / "search").exists()  # saved as it stopped
+        # the layer it is in, for whoever watches it, as the manifest has it
+        status = (kept / "status").read_text().splitlines()
+        layer = status[0].split()[1]
+        assert f" layer {layer} " in (kept / "search").read_text()
+        assert status[1].startswith("positions ") and int(status[1].split()[1]) <= 180_000
         seen: list[int] = []
         found = layered_search(
             state_of(position), None, None, seen.append, True, part_records=20, checkpoint=kept
@@ -495,7 +500,8 @@ def test_a_killed_search_leaves_files_that_a_new_search_clears() -> None:
     lost = Position.start("glencoe", 6848, "manual")
     with tempfile.TemporaryDirectory() as tmp:
         kept = Path(tmp)
-        for name in ("w40", "w41-3", "w41-3-7", "entries", "columns", "search.tmp", "notes.txt"):
+        leftovers = ("w40", "w41-3", "w41-3-7", "entries", "columns", "search.tmp", "status")
+        for name in (*leftovers, "notes.txt"):
             (kept / name).write_bytes(b"left")
         assert layered_search(state_of(lost), None, None, None, True, checkpoint=kept)[:2] == (
             "lost",

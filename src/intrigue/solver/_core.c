@@ -1162,20 +1162,33 @@ static int replay_entries(State *s, FILE *entries, uint32_t entry, int safe, int
     return result;
 }
 
-/* Whether a temporary file may grow by another DISK_CHECK records: the disk
- * it is on keeps a quarter of itself free from the entries, which only give
- * a win its line, and a fortieth from the positions waiting, which the
- * search cannot do without (at least 2 GiB and 1 GiB). */
-#define DISK_CHECK (1u << 20)
-static int disk_allows(FILE *file, int waiting) {
+/* The bytes free on the disk a file is on for this process, and the disk's
+ * size: 0 where they cannot be read. */
+static unsigned long long disk_free(FILE *file, unsigned long long *total) {
     struct statvfs vfs;
     if (fstatvfs(fileno(file), &vfs)) return 0;
     unsigned long long block = vfs.f_frsize ? vfs.f_frsize : vfs.f_bsize;
-    unsigned long long free_bytes = (unsigned long long)vfs.f_bavail * block;
-    unsigned long long total = (unsigned long long)vfs.f_blocks * block;
-    unsigned long long share = waiting ? total / 40 : total / 4, least = waiting ? 1ULL << 30 : 2ULL << 30;
-    unsigned long long reserve = share > least ? share : least;
-    return free_bytes >= reserve + (unsigned long long)DISK_CHECK * sizeof(Waiting);
+    if (total) *total = (unsigned long long)vfs.f_blocks * block;
+    return (unsigned long long)vfs.f_bavail * block;
+}
+
+/* Whether a file may grow by another DISK_CHECK records and leave `reserve`
+ * bytes free.  The positions waiting, which the search cannot do without,
+ * leave a fortieth of the disk (at least 1 GiB); the entries, which only
+ * give a win its line, half of what was free when the search began (at
+ * least 2 GiB, Entries.reserve).  Half of what is free rather than a share
+ * of the disk's size: a disk can be far larger than what this process may
+ * fill (a quota, or a container's share), and a share of its size would stop
+ * the entries of even the smallest search there. */
+#define DISK_CHECK (1u << 20)
+static int disk_allows(FILE *file, unsigned long long reserve) {
+    return disk_free(file, NULL) >= reserve + (unsigned long long)DISK_CHECK * sizeof(Waiting);
+}
+
+static unsigned long long waiting_reserve(FILE *file) {
+    unsigned long long total = 0;
+    disk_free(file, &total);
+    return total / 40 > (1ULL << 30) ? total / 40 : 1ULL << 30;
 }
 
 /* Doubles a layer's cache of recent keys, where the memory allows (it only
@@ -1320,7 +1333,7 @@ static int pending_put(Pending *pending, const Key *key, uint64_t h, int on, uin
         part = &pending->parts[cls % pending->nparts];
         if (part_open(part)) return -1;
     }
-    if (!(*written % DISK_CHECK) && !disk_allows(part->file, 1)) return -2;
+    if (!(*written % DISK_CHECK) && !disk_allows(part->file, waiting_reserve(part->file))) return -2;
     Waiting wait;
     waiting_pack(&wait, key, on, cls, parent);
     if (fwrite(&wait, sizeof wait, 1, part->file) != 1) return -1;
@@ -1357,6 +1370,7 @@ typedef struct {
      * that part wrote above name the entries it gave out then: up to here
      * the file goes on whatever the disk, so that those entries are there. */
     uint32_t floor;
+    unsigned long long reserve; /* bytes the file leaves free (disk_allows) */
 } Entries;
 
 /* The entry a position new to its layer by a move that raised the progress
@@ -1364,7 +1378,7 @@ typedef struct {
 static uint32_t next_entry(Entries *entries) {
     if (entries->tracing && entries->n >= entries->floor &&
         (entries->n == NO_ENTRY - 1 || entries->n >= entries->max ||
-         (!(entries->n % DISK_CHECK) && !disk_allows(entries->file, 0))))
+         (!(entries->n % DISK_CHECK) && !disk_allows(entries->file, entries->reserve))))
         entries->tracing = 0; /* no more entries: a win found now has no way back */
     return entries->tracing ? entries->n : NO_ENTRY;
 }
@@ -1736,6 +1750,23 @@ static int save_search(Layered *run, uint64_t print) {
     return rename(from, to) ? -1 : 0;
 }
 
+/* For whoever watches a kept search ("status", rewritten as each layer
+ * begins): the layer, the positions so far, the most cards up, and the
+ * records waiting for each layer above.  Nothing reads it back. */
+static void write_status(const Layered *run) {
+    FILE *f = open_file(run->dir, "status.tmp", NULL, 0, 0);
+    if (!f) return;
+    fprintf(f, "layer %d (cards dealt plus cards up; the game ends by %d)\n", run->p,
+            run->root->n_order + run->root->goal);
+    fprintf(f, "positions %lld\nbest %d\n", run->lim->nodes, run->lim->best);
+    for (int q = run->p + 1; q < LAYERS; q++)
+        if (run->pending[q].n) fprintf(f, "waiting for layer %d: %zu records\n", q, run->pending[q].n);
+    char from[4096], to[4096];
+    path_in(from, sizeof from, run->dir, "status.tmp");
+    path_in(to, sizeof to, run->dir, "status");
+    if (!fclose(f)) rename(from, to);
+}
+
 /* A waiting file of the manifest, opened where it was left: its size must
  * be its records'.  0, or -1 with *why. */
 static int reopen_waiting(Pending *pending, size_t n, size_t buffer, const char **why) {
@@ -1932,9 +1963,14 @@ static int layered(State *s, Limits *lim, const char *save_dir, const char **why
             goto done;
         }
     }
+    if (run.entries.file) {
+        unsigned long long half = disk_free(run.entries.file, NULL) / 2;
+        run.entries.reserve = half > (2ULL << 30) ? half : 2ULL << 30;
+    }
     rebuild_init(s, rb);
     run.ts = PyEval_SaveThread();
     while (run.p < LAYERS && result == GOING) {
+        if (save_dir) write_status(&run);
         if (!resumed) run.layer_entries = run.entries.n;
         resumed = 0;
         if ((result = expand_layer(&run)) == GOING) run.p++;
@@ -1967,6 +2003,8 @@ static int layered(State *s, Limits *lim, const char *save_dir, const char **why
     if (save_dir && !stopped) {
         remove_file(save_dir, "columns");
         remove_file(save_dir, "search.tmp");
+        remove_file(save_dir, "status");
+        remove_file(save_dir, "status.tmp");
     }
     layer_free(&run.layer);
     if (run.pending)

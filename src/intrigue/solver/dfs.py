@@ -157,7 +157,7 @@ class _LayeredOptions(TypedDict, total=False):
     save_dir: str
 
 
-_KEPT_FILE = re.compile(r"w\d+(-\d+){0,2}|entries|columns|search\.tmp")
+_KEPT_FILE = re.compile(r"w\d+(-\d+){0,2}|entries|columns|search\.tmp|status(\.tmp)?")
 """The files of a search by layers kept in a directory, but its manifest ``search``."""
 
 
