@@ -174,6 +174,14 @@ def test_progress_bar_shows_the_deal_being_searched() -> None:
     plain.searching(7, 900_000)
     assert log.getvalue().startswith("deal 7: 900,000 positions, ")
     assert log.getvalue().count("\n") == 1
+    # a kept search going on: its rate is of this run's positions, not of all
+    resumed = io.StringIO()
+    going_on = ProgressBar(resumed)
+    going_on.searching(8, 361_000_000)
+    going_on.deal_started -= 10.0
+    going_on.logged -= LOG_EVERY
+    going_on.searching(8, 362_000_000)
+    assert resumed.getvalue().startswith("deal 8: 362,000,000 positions, 100,000/s, 0:10")
 
 
 def test_stats_reports_the_positions_of_the_deal_it_searches() -> None:

@@ -34,19 +34,22 @@ class ProgressBar:
         self.line = ""
         self.deal: int | None = None
         self.deal_started = self.started
+        self.deal_from = 0
         self.logged = self.started
 
     def searching(self, deal: int, nodes: int) -> None:
         """Deal ``deal`` of the batch has searched ``nodes`` positions so far."""
         now = time.monotonic()
         if deal != self.deal:
-            self.deal, self.deal_started, self.logged = deal, now, now
+            # the rate from the first count heard: a search that goes on where
+            # it was kept (--checkpoint) starts at the positions of its runs before
+            self.deal, self.deal_started, self.logged, self.deal_from = deal, now, now, nodes
         elapsed = now - self.deal_started
         # a terminal at most five times a second; a log every LOG_EVERY
         if elapsed < 1.0 or now - self.logged < (0.2 if self.tty else LOG_EVERY):
             return
         self.logged = now
-        rate = nodes / elapsed
+        rate = (nodes - self.deal_from) / elapsed
         text = f"deal {deal}: {nodes:,} positions, {rate:,.0f}/s, {_clock(elapsed)}"
         self.stream.write(f"\r{self.line}  {text}\x1b[K" if self.tty else text + "\n")
         self.stream.flush()
