@@ -559,6 +559,7 @@ def test_a_killed_stats_run_saves_its_kept_search(tmp_path: Path) -> None:
     out, err = run.communicate(timeout=120)
     assert run.returncode == 130, err
     assert "intrigue: interrupted" in err
+    assert f"the searches stopped are kept in {kept}" in err
     assert (deal / "search").exists()
     done = subprocess.run(argv, capture_output=True, text=True, timeout=600, check=True)
     summary = json.loads(done.stdout)

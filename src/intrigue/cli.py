@@ -249,7 +249,7 @@ def cmd_stats(args: argparse.Namespace) -> dict[str, Any]:
     if search == "layered":
         _allow_open_files(1 << 16)
     bar = ProgressBar(sys.stderr)
-    with _terminate_as_interrupt():
+    with _terminate_as_interrupt(args.checkpoint):
         return run_stats(
             args.game,
             first,
@@ -282,23 +282,33 @@ def _allow_open_files(wanted: int) -> None:
 
 
 @contextmanager
-def _terminate_as_interrupt() -> Iterator[None]:
+def _terminate_as_interrupt(checkpoint: str | None) -> Iterator[None]:
     """A ``kill`` (SIGTERM: a scheduler's or a shell's stop) as Ctrl-C while it
     lasts: a stats run keeps its records, and its kept searches save
-    themselves, rather than dying mid-write."""
+    themselves, rather than dying mid-write; stopped so, it says where they are."""
 
     def interrupt(_signum: int, _frame: object) -> None:
         raise KeyboardInterrupt
 
+    installed = False
     try:
         before = signal.signal(signal.SIGTERM, interrupt)
+        installed = True
     except ValueError:  # not the main thread: leave the signal alone
-        yield
-        return
+        pass
     try:
         yield
+    except KeyboardInterrupt:
+        if checkpoint is not None:
+            print(  # noqa: T201
+                f"intrigue: the searches stopped are kept in {checkpoint}: "
+                "the same command goes on from there",
+                file=sys.stderr,
+            )
+        raise
     finally:
-        signal.signal(signal.SIGTERM, before)
+        if installed:
+            signal.signal(signal.SIGTERM, before)
 
 
 def print_stats(data: dict[str, Any]) -> str:
