@@ -113,7 +113,8 @@ def percentile(values: list[float], q: float) -> float:
 def solve_deal(task: Task, on_progress: Callable[[int], None] | None = None) -> Record:
     """Solve one deal: ``task`` is (game, deal, mode, max_nodes, search, seed,
     end_nodes, checkpoint), the deal's search by layers kept in its own
-    directory under ``checkpoint`` (:func:`checkpoint_of`).  The per-deal JSON record says how it was searched where that
+    directory under ``checkpoint`` (:func:`checkpoint_of`).  The per-deal JSON
+    record says how it was searched where that
     is not ``solve``'s whole plan with its own seed: ``"probes": false`` for the
     exhaustive search alone (and ``"search": "layered"`` where it went layer by
     layer), ``"search": "rollouts"`` for the rollouts alone,
