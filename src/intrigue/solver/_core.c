@@ -837,16 +837,23 @@ typedef struct Pending {
 #define PENDING_RECENT_MAX ((size_t)1 << 20)
 #define PENDING_GROW_FROM ((size_t)1 << 22)
 
+#define PATH_SIZE 4096
+
+/* The file `name` in `dir` into path: 0, or -1 where it does not fit. */
+static int path_in(char path[PATH_SIZE], const char *dir, const char *name) {
+    return snprintf(path, PATH_SIZE, "%s/%s", dir, name) < PATH_SIZE ? 0 : -1;
+}
+
 /* A file of the search: a temporary one, or where the search is kept the
  * file `name` in `dir`, new or (existing: on resuming) as it was left, at its
  * end.  NULL where it cannot be opened. */
 static FILE *open_file(const char *dir, const char *name, char *buffer, size_t size, int existing) {
     FILE *file;
+    char path[PATH_SIZE];
     if (!dir) {
         file = tmpfile(); /* closing deletes it */
     } else {
-        char path[4096];
-        if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path) return NULL;
+        if (path_in(path, dir, name)) return NULL;
         file = fopen(path, existing ? "r+b" : "w+b");
     }
     if (file && buffer) setvbuf(file, buffer, _IOFBF, size);
@@ -858,8 +865,15 @@ static FILE *open_file(const char *dir, const char *name, char *buffer, size_t s
 }
 
 static void remove_file(const char *dir, const char *name) {
-    char path[4096];
-    if (dir && snprintf(path, sizeof path, "%s/%s", dir, name) < (int)sizeof path) unlink(path);
+    char path[PATH_SIZE];
+    if (dir && !path_in(path, dir, name)) unlink(path);
+}
+
+/* "<name>.tmp", written whole, in place of `name` at once: 0, or -1. */
+static int publish_file(const char *dir, const char *name) {
+    char tmp[PATH_SIZE], path[PATH_SIZE];
+    if (path_in(path, dir, name) || snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) return -1;
+    return rename(tmp, path) ? -1 : 0;
 }
 
 /* A waiting file with its buffer (of `size`): 0, or -1. */
@@ -1181,14 +1195,15 @@ static unsigned long long disk_free(FILE *file, unsigned long long *total) {
  * fill (a quota, or a container's share), and a share of its size would stop
  * the entries of even the smallest search there. */
 #define DISK_CHECK (1u << 20)
-static int disk_allows(FILE *file, unsigned long long reserve) {
-    return disk_free(file, NULL) >= reserve + (unsigned long long)DISK_CHECK * sizeof(Waiting);
+static inline int disk_leaves(unsigned long long free_bytes, unsigned long long reserve) {
+    return free_bytes >= reserve + (unsigned long long)DISK_CHECK * sizeof(Waiting);
 }
 
-static unsigned long long waiting_reserve(FILE *file) {
-    unsigned long long total = 0;
-    disk_free(file, &total);
-    return total / 40 > (1ULL << 30) ? total / 40 : 1ULL << 30;
+static int disk_allows(FILE *file, unsigned long long reserve) { return disk_leaves(disk_free(file, NULL), reserve); }
+
+static int disk_allows_waiting(FILE *file) {
+    unsigned long long total = 0, free_bytes = disk_free(file, &total);
+    return disk_leaves(free_bytes, total / 40 > (1ULL << 30) ? total / 40 : 1ULL << 30);
 }
 
 /* Doubles a layer's cache of recent keys, where the memory allows (it only
@@ -1333,7 +1348,7 @@ static int pending_put(Pending *pending, const Key *key, uint64_t h, int on, uin
         part = &pending->parts[cls % pending->nparts];
         if (part_open(part)) return -1;
     }
-    if (!(*written % DISK_CHECK) && !disk_allows(part->file, waiting_reserve(part->file))) return -2;
+    if (!(*written % DISK_CHECK) && !disk_allows_waiting(part->file)) return -2;
     Waiting wait;
     waiting_pack(&wait, key, on, cls, parent);
     if (fwrite(&wait, sizeof wait, 1, part->file) != 1) return -1;
@@ -1548,6 +1563,14 @@ static int expand_position(Layered *run, int p, size_t i) {
     return GOING;
 }
 
+/* Layer p's top parts (those it was split into as it was written, or its
+ * one file) and their number. */
+static Pending *layer_tops(Layered *run, int p, size_t *ntops) {
+    Pending *whole = &run->pending[p];
+    *ntops = whole->parts ? whole->nparts : 1;
+    return whole->parts ? whole->parts : whole;
+}
+
 /* The counts before a part is read (Layered.mark). */
 static void mark_part(Layered *run) {
     run->mark.nodes = run->lim->nodes;
@@ -1563,8 +1586,8 @@ static void mark_part(Layered *run) {
  * or a verdict, the part stopped in left in place. */
 static int expand_layer(Layered *run) {
     int p = run->p;
-    Pending *tops = run->pending[p].parts ? run->pending[p].parts : &run->pending[p];
-    size_t ntops = run->pending[p].parts ? run->pending[p].nparts : 1;
+    size_t ntops;
+    Pending *tops = layer_tops(run, p, &ntops);
     int result = GOING;
     while (run->top < ntops && result == GOING) {
         Pending *top = &tops[run->top];
@@ -1647,10 +1670,6 @@ static uint64_t fingerprint(const State *s, int safe) {
     for (size_t k = 0; k < sizeof flags / sizeof *flags; k++) MIX(flags[k]);
 #undef MIX
     return h;
-}
-
-static void path_in(char *path, size_t size, const char *dir, const char *name) {
-    snprintf(path, size, "%s/%s", dir, name);
 }
 
 /* The trie of columns to "columns": its count, parents and last types. */
@@ -1744,10 +1763,7 @@ static int save_search(Layered *run, uint64_t print) {
     fprintf(f, "end\n");
     int failed = ferror(f) || fflush(f) || fsync(fileno(f));
     if (fclose(f) || failed) return -1;
-    char from[4096], to[4096];
-    path_in(from, sizeof from, run->dir, "search.tmp");
-    path_in(to, sizeof to, run->dir, "search");
-    return rename(from, to) ? -1 : 0;
+    return publish_file(run->dir, "search");
 }
 
 /* For whoever watches a kept search ("status", rewritten as each layer
@@ -1761,10 +1777,22 @@ static void write_status(const Layered *run) {
     fprintf(f, "positions %lld\nbest %d\n", run->lim->nodes, run->lim->best);
     for (int q = run->p + 1; q < LAYERS; q++)
         if (run->pending[q].n) fprintf(f, "waiting for layer %d: %zu records\n", q, run->pending[q].n);
-    char from[4096], to[4096];
-    path_in(from, sizeof from, run->dir, "status.tmp");
-    path_in(to, sizeof to, run->dir, "status");
-    if (!fclose(f)) rename(from, to);
+    if (!fclose(f)) publish_file(run->dir, "status");
+}
+
+/* The parts the top part run->top of layer run->p was split into as it was
+ * read, named as they were (their files are opened as the manifest lists
+ * them): 0, or -1 with *why. */
+static int resume_subs(Layered *run, size_t nsubs, const char **why) {
+    size_t ntops;
+    Pending *tops = layer_tops(run, run->p, &ntops);
+    if (run->top >= ntops) return -1;
+    if (!(run->subs = pending_parts(&tops[run->top], nsubs))) {
+        *why = "it does not fit in the memory";
+        return -1;
+    }
+    run->nsubs = nsubs;
+    return 0;
 }
 
 /* A waiting file of the manifest, opened where it was left: its size must
@@ -1788,9 +1816,8 @@ static int reopen_waiting(Pending *pending, size_t n, size_t buffer, const char 
  * run->why where it cannot be read or is not of this position (then the
  * directory is left as it was). */
 static int resume_search(Layered *run, State *s, uint64_t print) {
-    char path[4096], line[160];
-    path_in(path, sizeof path, run->dir, "search");
-    FILE *f = fopen(path, "r");
+    char path[PATH_SIZE], line[160];
+    FILE *f = path_in(path, run->dir, "search") ? NULL : fopen(path, "r");
     if (!f) return 0;
     const char *why = "its manifest is damaged";
     int version = 0, p = -1, has_entries = 0, tracing = 0;
@@ -1819,15 +1846,9 @@ static int resume_search(Layered *run, State *s, uint64_t print) {
         size_t k, n, nparts, compact_at;
         int got = sscanf(line, "%15s %zu %zu %zu %zu", tag, &k, &n, &nparts, &compact_at);
         if (got == 1 && !strcmp(tag, "end")) {
-            if (top >= (run->pending[p].parts ? run->pending[p].nparts : 1)) goto fail;
-            if (nsubs && !run->subs) {
-                Pending *tops = run->pending[p].parts ? run->pending[p].parts : &run->pending[p];
-                if (!(run->subs = pending_parts(&tops[top], nsubs))) {
-                    why = "it does not fit in the memory";
-                    goto fail;
-                }
-                run->nsubs = nsubs;
-            }
+            size_t ntops;
+            layer_tops(run, p, &ntops);
+            if (top >= ntops || (nsubs && !run->subs && resume_subs(run, nsubs, &why))) goto fail;
             fclose(f);
             if (load_trie(s->trie, run->dir, &why)) {
                 run->why = why;
@@ -1877,15 +1898,7 @@ static int resume_search(Layered *run, State *s, uint64_t print) {
             for (size_t j = 0; j < nparts; j++)
                 if (!pending->parts[j].compact_at) pending->parts[j].compact_at = compact_at;
         } else if (got == 5 && !strcmp(tag, "sub") && nsubs && k < nsubs && n && !nparts) {
-            if (!run->subs) {
-                Pending *tops = run->pending[p].parts ? run->pending[p].parts : &run->pending[p];
-                if (top >= (run->pending[p].parts ? run->pending[p].nparts : 1)) goto fail;
-                if (!(run->subs = pending_parts(&tops[top], nsubs))) {
-                    why = "it does not fit in the memory";
-                    goto fail;
-                }
-                run->nsubs = nsubs;
-            }
+            if (!run->subs && resume_subs(run, nsubs, &why)) goto fail;
             if (k < sub || run->subs[k].n || reopen_waiting(&run->subs[k], n, PART_BUFFER, &why)) goto fail;
         } else {
             goto fail;
@@ -1903,6 +1916,7 @@ fail:
  * failed was reading the search kept in save_dir (NULL: none kept). */
 static int layered(State *s, Limits *lim, const char *save_dir, const char **why, int *bad_saved) {
     int result = GOING, resumed = 0;
+    int keep = 1; /* the files of a kept search stay: before it starts, and where it is saved */
     *why = NULL;
     *bad_saved = 0;
     lim->nodes = 0;
@@ -1976,11 +1990,9 @@ static int layered(State *s, Limits *lim, const char *save_dir, const char **why
         if ((result = expand_layer(&run)) == GOING) run.p++;
     }
     if (result == GOING) result = LOST;
-    int stopped = result == UNKNOWN || result == MEMORY || (result == FAILED && !run.why), unsaved = 0;
-    if (save_dir && stopped && save_search(&run, print)) {
-        unsaved = 1;
-        stopped = 0;
-    }
+    keep = result == UNKNOWN || result == MEMORY || (result == FAILED && !run.why);
+    int unsaved = save_dir && keep && save_search(&run, print);
+    if (unsaved) keep = 0;
     if (result == WON) {
         /* The won position's entry is of its own layer while the entries
          * were kept; after that, of the last position on its way that got
@@ -2000,7 +2012,8 @@ static int layered(State *s, Limits *lim, const char *save_dir, const char **why
         result = FAILED;
     }
     *why = run.why;
-    if (save_dir && !stopped) {
+done:
+    if (save_dir && !keep) {
         remove_file(save_dir, "columns");
         remove_file(save_dir, "search.tmp");
         remove_file(save_dir, "status");
@@ -2008,26 +2021,16 @@ static int layered(State *s, Limits *lim, const char *save_dir, const char **why
     }
     layer_free(&run.layer);
     if (run.pending)
-        for (int k = 0; k < LAYERS; k++) pending_release(&run.pending[k], stopped);
-    for (size_t k = 0; k < run.nsubs; k++) pending_release(&run.subs[k], stopped);
+        for (int k = 0; k < LAYERS; k++) pending_release(&run.pending[k], keep);
+    for (size_t k = 0; k < run.nsubs; k++) pending_release(&run.subs[k], keep);
     free(run.subs);
     free(run.pending);
     free(rb);
     free(run.w.log);
     if (run.entries.file) {
         fclose(run.entries.file);
-        if (!stopped) remove_file(save_dir, "entries");
+        if (!keep) remove_file(save_dir, "entries");
     }
-    return result;
-done:
-    /* Before the search started: a kept search is left as it was. */
-    if (run.pending)
-        for (int k = 0; k < LAYERS; k++) pending_release(&run.pending[k], 1);
-    for (size_t k = 0; k < run.nsubs; k++) pending_release(&run.subs[k], 1);
-    free(run.subs);
-    free(run.pending);
-    free(rb);
-    if (run.entries.file) fclose(run.entries.file);
     return result;
 }
 
