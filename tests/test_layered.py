@@ -437,6 +437,17 @@ def test_a_kept_search_goes_on_after_limits_and_ctrl_c() -> None:
         layer = status[0].split()[1]
         assert f" layer {layer} " in (kept / "search").read_text()
         assert status[1].startswith("positions ") and int(status[1].split()[1]) <= 180_000
+        # the records waiting are coded against the one before: the files'
+        # sizes are the manifest's, a fraction of the 40 bytes a record takes
+        # in memory
+        records = size = 0
+        for line in (kept / "search").read_text().splitlines():
+            tag, *fields = line.split()
+            if tag in ("waiting", "part", "sub") and int(fields[4]):
+                records += int(fields[1])
+                size += int(fields[4])
+        files = sum(f.stat().st_size for f in kept.iterdir() if f.name.startswith("w"))
+        assert records > 1000 and size == files < 40 * records / 3
         seen: list[int] = []
         found = layered_search(
             state_of(position), None, None, seen.append, True, part_records=20, checkpoint=kept
@@ -469,8 +480,13 @@ def test_a_kept_search_of_another_position_or_damaged_is_refused_and_left_alone(
         with pytest.raises(CheckpointError, match="not the size its manifest says"):
             layered_search(state_of(lost), None, None, None, True, checkpoint=kept)
         waiting.write_bytes(files[waiting.name])
-        (kept / "search").write_text("intrigue search by layers 1\nposition 12\n")
+        version = files["search"].split(b"\n")[0].rsplit(b" ", 1)[1].decode()
+        (kept / "search").write_text(f"intrigue search by layers {version}\nposition 12\n")
         with pytest.raises(CheckpointError, match="another position"):
+            layered_search(state_of(lost), None, None, None, True, checkpoint=kept)
+        # the files of an older version (records uncoded) are not this one's
+        (kept / "search").write_text(f"intrigue search by layers {int(version) - 1}\nposition 12\n")
+        with pytest.raises(CheckpointError, match="another version of the search by layers"):
             layered_search(state_of(lost), None, None, None, True, checkpoint=kept)
         (kept / "search").write_bytes(files["search"].replace(b"nodes ", b"nodes x"))
         with pytest.raises(CheckpointError, match="manifest is damaged"):

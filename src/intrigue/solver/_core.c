@@ -28,6 +28,7 @@
 #include <Python.h>
 #include <math.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,7 @@
 /* Column contents are nodes of a trie (_trie.h): a column is one int. */
 #include "_memory.h"
 #include "_pyread.h"
+#include "_records.h"
 #include "_trie.h"
 
 /* ------------------------------------------------------------------ state */
@@ -770,21 +772,6 @@ typedef struct __attribute__((packed)) {
     uint32_t parent; /* the entry this one was reached from; NO_ENTRY at the root */
 } Entry;
 
-/* A position waiting for a layer above the one expanded, packed: 40 bytes
- * where its key and entry take 44, and these files are most of the disk the
- * largest searches take.  Its columns' trie ids (whole: a search's trie can
- * pass 2^24 columns, Salic Law 2588's within 21 million positions), its
- * cards dealt and up in a byte each, its class (class_bits()), and the
- * entry of the position it was reached from.  Its hash is not kept but
- * computed again where it is read (weeded, loaded): a few multiplies
- * against 8 bytes a record. */
-typedef struct __attribute__((packed)) {
-    uint32_t col[MAXCOLS];
-    uint8_t dealt, on;
-    uint16_t cls;
-    uint32_t parent;
-} Waiting;
-
 _Static_assert(sizeof(Waiting) == 40, "a waiting record is packed");
 
 static inline void waiting_pack(Waiting *wait, const Key *key, int on, uint32_t cls, uint32_t parent) {
@@ -813,6 +800,7 @@ typedef struct Pending {
     Key *recent; /* by hash: the last key written there, which need not be again */
     size_t recent_cap;
     int recent_fixed; /* 1 once a growth did not fit */
+    Coder coder;      /* its file's records are coded against the one before */
     size_t n;
     /* A large layer's file is split by class as it is written (split_pending),
      * its records then going to these parts; a part's repeats are weeded out
@@ -1255,30 +1243,23 @@ static int part_open(Pending *part) { return part->file ? 0 : pending_open(part,
 
 /* Splits the records of src's file into nparts parts (fresh Pendings) by
  * their class bits (divided by `div`, the number of parts src is already one
- * of), reading the file from its end and cutting it short behind each chunk
- * read, so that the disk holds each record once: 0, or -1 where a file
- * cannot be read, opened or written.  src's file is left empty. */
+ * of), in their order: 0, or -1 where a file cannot be read, opened or
+ * written.  src's file is left empty.  The disk holds the records twice
+ * until then, coded (_records.h): a fifth of what one uncoded copy took. */
 static int split_pending(Pending *src, Pending *parts, size_t nparts, size_t div) {
-    enum { CHUNK = 1 << 16 };
-    Waiting *chunk = malloc(CHUNK * sizeof(Waiting));
-    int failed = !chunk;
-    size_t end = src->n;
-    while (!failed && end > 0) {
-        size_t take = end < CHUNK ? end : CHUNK, start = end - take;
-        if (fseeko(src->file, (off_t)(start * sizeof(Waiting)), SEEK_SET) ||
-            fread(chunk, sizeof(Waiting), take, src->file) != take) {
-            failed = 1;
-            break;
-        }
-        for (size_t k = 0; k < take && !failed; k++) {
-            Pending *part = &parts[chunk[k].cls / div % nparts];
-            if (part_open(part) || fwrite(&chunk[k], sizeof(Waiting), 1, part->file) != 1) failed = 1;
-            part->n++;
-        }
-        if (!failed && ftruncate(fileno(src->file), (off_t)(start * sizeof(Waiting)))) failed = 1;
-        end = start;
+    RecordReader reader;
+    if (reader_open(&reader, src->file)) return -1;
+    Waiting wait;
+    size_t seen = 0;
+    int got, failed = 0;
+    while (!failed && (got = reader_next(&reader, &wait)) > 0) {
+        Pending *part = &parts[wait.cls / div % nparts];
+        if (part_open(part) || record_put(part->file, &part->coder, &wait)) failed = 1;
+        part->n++;
+        seen++;
     }
-    free(chunk);
+    reader_close(&reader);
+    if (got < 0 || seen != src->n || ftruncate(fileno(src->file), 0)) failed = 1;
     return failed ? -1 : 0;
 }
 
@@ -1293,27 +1274,30 @@ static int compact_part(Pending *part, size_t least, size_t *removed) {
     if (!memory_allows(n * sizeof(Waiting) + cap * sizeof(uint32_t))) return 0;
     Waiting *all = malloc(n * sizeof(Waiting));
     uint32_t *index = calloc(cap, sizeof(uint32_t));
+    RecordReader reader = {0};
     int failed = 0;
-    if (all && index) {
-        if (fseeko(part->file, 0, SEEK_SET) || fread(all, sizeof(Waiting), n, part->file) != n) failed = 1;
-        size_t kept = 0;
-        for (size_t k = 0; k < n && !failed; k++) {
+    if (all && index && !reader_open(&reader, part->file)) {
+        size_t kept = 0, seen = 0;
+        int got;
+        while (seen < n && (got = reader_next(&reader, &all[kept])) > 0) {
+            seen++;
             Key key;
-            waiting_key(&all[k], &key);
+            waiting_key(&all[kept], &key);
             size_t idx = hash_key(&key) & (cap - 1);
-            int seen = 0;
+            int repeat = 0;
             for (uint32_t at; (at = index[idx]); idx = (idx + 1) & (cap - 1))
-                if (same_waiting(&all[at - 1], &all[k])) {
-                    seen = 1;
+                if (same_waiting(&all[at - 1], &all[kept])) {
+                    repeat = 1;
                     break;
                 }
-            if (seen) continue;
-            all[kept] = all[k];
-            index[idx] = (uint32_t)++kept;
+            if (!repeat) index[idx] = (uint32_t)++kept;
         }
-        if (!failed && (ftruncate(fileno(part->file), 0) || fseeko(part->file, 0, SEEK_SET) ||
-                        fwrite(all, sizeof(Waiting), kept, part->file) != kept))
-            failed = 1;
+        if (seen != n) failed = 1;
+        reader_close(&reader);
+        part->coder.any = 0; /* written again from its start */
+        if (!failed && (ftruncate(fileno(part->file), 0) || fseeko(part->file, 0, SEEK_SET))) failed = 1;
+        for (size_t k = 0; k < kept && !failed; k++)
+            if (record_put(part->file, &part->coder, &all[k])) failed = 1;
         if (!failed) {
             *removed += n - kept;
             part->n = kept;
@@ -1351,7 +1335,7 @@ static int pending_put(Pending *pending, const Key *key, uint64_t h, int on, uin
     if (!(*written % DISK_CHECK) && !disk_allows_waiting(part->file)) return -2;
     Waiting wait;
     waiting_pack(&wait, key, on, cls, parent);
-    if (fwrite(&wait, sizeof wait, 1, part->file) != 1) return -1;
+    if (record_put(part->file, &part->coder, &wait)) return -1;
     ++*written;
     if (part != pending) {
         pending->n++;
@@ -1404,41 +1388,40 @@ static uint32_t next_entry(Entries *entries) {
 static int load_layer(Layer *layer, Pending *pending, Limits *lim, PyThreadState **ts, Entries *entries,
                       const char **why) {
     if (!pending->file) return GOING;
-    enum { CHUNK = 1024 };
     static const char *unread = "the search by layers could not read back its temporary files";
-    Waiting *chunk = malloc(CHUNK * sizeof(Waiting));
-    int result = GOING;
-    if (!chunk) result = MEMORY;
-    else if (fseek(pending->file, 0, SEEK_SET)) *why = unread, result = FAILED;
-    size_t got, seen = 0;
-    while (result == GOING && (got = fread(chunk, sizeof(Waiting), CHUNK, pending->file)) > 0) {
-        seen += got;
-        for (size_t k = 0; k < got && result == GOING; k++) {
-            const Waiting *wait = &chunk[k];
-            Key key;
-            waiting_key(wait, &key);
-            uint64_t h = hash_key(&key);
-            key.tag = (uint32_t)h | 1;
-            uint32_t entry = next_entry(entries);
-            int added = layer_add(layer, &key, h, entries->tracing ? entry : wait->parent);
-            if (added < 0) {
-                result = MEMORY;
-            } else if (added) {
-                if (entries->tracing) {
-                    Entry its = {.hash = h, .parent = wait->parent};
-                    if (fwrite(&its, sizeof its, 1, entries->file) != 1) {
-                        *why = "the search by layers could not write its temporary files";
-                        result = FAILED;
-                        break;
-                    }
-                    entries->n++;
+    RecordReader reader;
+    if (reader_open(&reader, pending->file)) {
+        *why = unread;
+        return FAILED;
+    }
+    int result = GOING, got = 0;
+    size_t seen = 0;
+    Waiting wait;
+    while (result == GOING && (got = reader_next(&reader, &wait)) > 0) {
+        seen++;
+        Key key;
+        waiting_key(&wait, &key);
+        uint64_t h = hash_key(&key);
+        key.tag = (uint32_t)h | 1;
+        uint32_t entry = next_entry(entries);
+        int added = layer_add(layer, &key, h, entries->tracing ? entry : wait.parent);
+        if (added < 0) {
+            result = MEMORY;
+        } else if (added) {
+            if (entries->tracing) {
+                Entry its = {.hash = h, .parent = wait.parent};
+                if (fwrite(&its, sizeof its, 1, entries->file) != 1) {
+                    *why = "the search by layers could not write its temporary files";
+                    result = FAILED;
+                    break;
                 }
-                result = count_position(lim, wait->on, ts);
+                entries->n++;
             }
+            result = count_position(lim, wait.on, ts);
         }
     }
-    if (result == GOING && seen != pending->n) *why = unread, result = FAILED;
-    free(chunk);
+    reader_close(&reader);
+    if (result == GOING && (got < 0 || seen != pending->n)) *why = unread, result = FAILED;
     return result;
 }
 
@@ -1645,7 +1628,7 @@ static int expand_layer(Layered *run) {
  * they could not be trusted.  The manifest is written last and removed
  * first, so that a directory with one holds a search that can go on. */
 
-#define SAVED_VERSION 1
+#define SAVED_VERSION 2
 
 static uint64_t fingerprint(const State *s, int safe) {
     uint64_t h = 0xcbf29ce484222325ull;
@@ -1732,9 +1715,17 @@ fail:
     return -1;
 }
 
+/* A waiting file's bytes (its records are coded, _records.h, so their
+ * count does not give them), once flushed; 0 where it has none. */
+static unsigned long long file_bytes(FILE *file) {
+    struct stat st;
+    return file && !fstat(fileno(file), &st) ? (unsigned long long)st.st_size : 0;
+}
+
 static void save_waiting(FILE *f, const Pending *pending, const char *tag, size_t k) {
     if (!pending->n) return;
-    fprintf(f, "%s %zu %zu %zu %zu\n", tag, k, pending->n, pending->nparts, pending->compact_at);
+    fprintf(f, "%s %zu %zu %zu %zu %llu\n", tag, k, pending->n, pending->nparts, pending->compact_at,
+            file_bytes(pending->file));
     for (size_t j = 0; j < pending->nparts; j++) save_waiting(f, &pending->parts[j], "part", j);
 }
 
@@ -1796,15 +1787,15 @@ static int resume_subs(Layered *run, size_t nsubs, const char **why) {
 }
 
 /* A waiting file of the manifest, opened where it was left: its size must
- * be its records'.  0, or -1 with *why. */
-static int reopen_waiting(Pending *pending, size_t n, size_t buffer, const char **why) {
+ * be the manifest's.  0, or -1 with *why. */
+static int reopen_waiting(Pending *pending, size_t n, unsigned long long bytes, size_t buffer, const char **why) {
     pending->n = n;
     if (pending_open(pending, buffer, 1)) {
         *why = "one of its files of waiting positions is missing";
         return -1;
     }
     off_t size = ftello(pending->file);
-    if (size < 0 || (size_t)size != n * sizeof(Waiting)) {
+    if (size < 0 || (unsigned long long)size != bytes || bytes < n) {
         *why = "one of its files of waiting positions is not the size its manifest says";
         return -1;
     }
@@ -1826,9 +1817,11 @@ static int resume_search(Layered *run, State *s, uint64_t print) {
     int best = 0;
     unsigned layer_entries = 0, marked = 0, reached = 0;
     size_t top = 0, sub = 0, nsubs = 0;
-    if (fscanf(f, "intrigue search by layers %d position %llx", &version, &saved_print) != 2 ||
-        version != SAVED_VERSION)
+    if (fscanf(f, "intrigue search by layers %d position %llx", &version, &saved_print) != 2) goto fail;
+    if (version != SAVED_VERSION) {
+        why = "it was kept by another version of the search by layers, whose files this one does not read";
         goto fail;
+    }
     if (saved_print != print) {
         why = "it holds a search of another position, or with other search options";
         goto fail;
@@ -1844,7 +1837,8 @@ static int resume_search(Layered *run, State *s, uint64_t print) {
     while (fgets(line, sizeof line, f)) {
         char tag[16];
         size_t k, n, nparts, compact_at;
-        int got = sscanf(line, "%15s %zu %zu %zu %zu", tag, &k, &n, &nparts, &compact_at);
+        unsigned long long bytes;
+        int got = sscanf(line, "%15s %zu %zu %zu %zu %llu", tag, &k, &n, &nparts, &compact_at, &bytes);
         if (got == 1 && !strcmp(tag, "end")) {
             size_t ntops;
             layer_tops(run, p, &ntops);
@@ -1871,11 +1865,11 @@ static int resume_search(Layered *run, State *s, uint64_t print) {
             unlink(path); /* the files change from here on */
             return 1;
         }
-        if (got == 5 && !strcmp(tag, "waiting") && k >= (size_t)p && k < LAYERS && !run->pending[k].n && n &&
+        if (got == 6 && !strcmp(tag, "waiting") && k >= (size_t)p && k < LAYERS && !run->pending[k].n && n &&
             (nparts == 0 || nparts == WAITING_PARTS)) {
             Pending *pending = &run->pending[k];
             if (!nparts) {
-                if (reopen_waiting(pending, n, PENDING_BUFFER, &why)) goto fail;
+                if (reopen_waiting(pending, n, bytes, PENDING_BUFFER, &why)) goto fail;
             } else if (!(pending->parts = pending_parts(pending, nparts))) {
                 why = "it does not fit in the memory";
                 goto fail;
@@ -1887,19 +1881,20 @@ static int resume_search(Layered *run, State *s, uint64_t print) {
                 long pos = ftell(f);
                 if (!fgets(line, sizeof line, f)) goto fail;
                 size_t j, m, none, at;
-                if (sscanf(line, "part %zu %zu %zu %zu", &j, &m, &none, &at) != 4) {
+                unsigned long long size;
+                if (sscanf(line, "part %zu %zu %zu %zu %llu", &j, &m, &none, &at, &size) != 5) {
                     fseek(f, pos, SEEK_SET); /* parts with no records are not listed */
                     break;
                 }
                 if (j >= nparts || none || !m || pending->parts[j].n) goto fail;
-                if (reopen_waiting(&pending->parts[j], m, PART_BUFFER, &why)) goto fail;
+                if (reopen_waiting(&pending->parts[j], m, size, PART_BUFFER, &why)) goto fail;
                 pending->parts[j].compact_at = at;
             }
             for (size_t j = 0; j < nparts; j++)
                 if (!pending->parts[j].compact_at) pending->parts[j].compact_at = compact_at;
-        } else if (got == 5 && !strcmp(tag, "sub") && nsubs && k < nsubs && n && !nparts) {
+        } else if (got == 6 && !strcmp(tag, "sub") && nsubs && k < nsubs && n && !nparts) {
             if (!run->subs && resume_subs(run, nsubs, &why)) goto fail;
-            if (k < sub || run->subs[k].n || reopen_waiting(&run->subs[k], n, PART_BUFFER, &why)) goto fail;
+            if (k < sub || run->subs[k].n || reopen_waiting(&run->subs[k], n, bytes, PART_BUFFER, &why)) goto fail;
         } else {
             goto fail;
         }
@@ -2402,6 +2397,69 @@ static int load_held(PyObject *obj, const State *s, uint8_t *held) {
     return 0;
 }
 
+/* The waiting records' coding (_records.h), on bytes: for tests and tools. */
+static PyObject *core_code_records(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer raw;
+    if (!PyArg_ParseTuple(args, "y*:code_records", &raw)) return NULL;
+    PyObject *out = NULL;
+    if (raw.len % (Py_ssize_t)sizeof(Waiting)) {
+        PyErr_Format(PyExc_ValueError, "code_records: %zd bytes are not whole records of %zu", raw.len,
+                     sizeof(Waiting));
+    } else {
+        size_t n = (size_t)raw.len / sizeof(Waiting);
+        uint8_t *coded = malloc(n * CODED_MAX + 1), *p = coded;
+        Coder coder = {0};
+        if (!coded) {
+            PyErr_NoMemory();
+        } else {
+            for (size_t k = 0; k < n; k++) {
+                Waiting w;
+                memcpy(&w, (const char *)raw.buf + k * sizeof w, sizeof w);
+                p += record_code(&coder, &w, p);
+            }
+            out = PyBytes_FromStringAndSize((const char *)coded, p - coded);
+            free(coded);
+        }
+    }
+    PyBuffer_Release(&raw);
+    return out;
+}
+
+static PyObject *core_read_records(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer coded;
+    if (!PyArg_ParseTuple(args, "y*:read_records", &coded)) return NULL;
+    PyObject *out = NULL;
+    const uint8_t *p = coded.buf, *end = p + coded.len;
+    size_t n = 0, room = 64;
+    Waiting *all = malloc(room * sizeof(Waiting));
+    Coder coder = {0};
+    while (all && p < end) {
+        if (n == room) {
+            Waiting *more = realloc(all, 2 * room * sizeof(Waiting));
+            if (!more) break;
+            all = more;
+            room *= 2;
+        }
+        const uint8_t *next = record_read(&coder, p, end, &all[n]);
+        if (!next) {
+            PyErr_Format(PyExc_ValueError, "read_records: record %zu (byte %zd) is damaged or cut short", n,
+                         (Py_ssize_t)(p - (const uint8_t *)coded.buf));
+            break;
+        }
+        p = next;
+        n++;
+    }
+    if (!PyErr_Occurred()) {
+        if (p < end) PyErr_NoMemory();
+        else out = PyBytes_FromStringAndSize((const char *)all, (Py_ssize_t)(n * sizeof(Waiting)));
+    }
+    free(all);
+    PyBuffer_Release(&coded);
+    return out;
+}
+
 static PyObject *core_hold_back(PyObject *self, PyObject *args, PyObject *kwargs) {
     (void)self;
     static char *kwlist[] = {"state", "origins", "held", "newest_first", "max_nodes", "deadline", "safe_moves", NULL};
@@ -2868,6 +2926,12 @@ static PyMethodDef methods[] = {
      "'won_untraced': won, but the way back was kept only part of the way (trace=False, the disk\n"
      "ran short, or past max_entries): ops reach a position from which a win was found (None: none\n"
      "of it was kept)."},
+    {"code_records", core_code_records, METH_VARARGS,
+     "code_records(raw: bytes) -> bytes: packed 40-byte waiting records (the search by layers')\n"
+     "coded as its files hold them, each against the one before (_records.h)."},
+    {"read_records", core_read_records, METH_VARARGS,
+     "read_records(coded: bytes) -> bytes: code_records() undone; ValueError where a record is\n"
+     "damaged or cut short."},
     {"hold_back", (PyCFunction)(void (*)(void))core_hold_back, METH_VARARGS | METH_KEYWORDS,
      "hold_back(state, origins, held, newest_first=False, max_nodes=None, deadline=None, safe_moves=True)\n"
      "-> (verdict, nodes, best, sent, dealing, ops or None): search.py's deal_holding_back from state\n"
