@@ -2,14 +2,15 @@
  * record coded against the one before it in its file.  These files are most
  * of the disk the largest searches take, and a record is much like the one
  * before: the moves of one position are written one after another, so they
- * share their parent entry, their cards dealt and up, and all but a column
- * or two (Faerie Queen 4940's largest files: two columns new in 43% of the
- * records, at most four in 83%), and a new column is most often one met a
+ * share their parent entry, their cards dealt and up, and most of their
+ * columns (Faerie Queen 4940's largest files: two columns new in 40% of the
+ * records, at most four in 73%), and a new column is most often one met a
  * few records before.  So a record is a byte of flags, the fields that
  * differ from the record before, and its new columns, each a byte where it
- * is in a small table of the columns met last: 7.4 bytes on those files
+ * is in a small table of the columns met last: 7.2 bytes on those files
  * where the packed record takes 40 and zstd -1 of the packed records 7.0,
- * with no library and no block to decode at once.
+ * with no library and no block to decode at once.  (A table of 64 columns
+ * made them 7.7 bytes, in no less time.)
  *
  * A record, after its flags byte:
  *   CODED_WHOLE   no record before it (a file's first, or the first
@@ -26,12 +27,13 @@
  *                 before that are not gone, in their order.
  * A column is coded as its trie id plus one (mod 2^32), so that NO_COLUMN, an
  * unused column's id, is 0.  A new column is a byte below 128, a slot of the
- * table of columns met (each new column, and each of a whole record, goes to
- * its slot by a hash; a whole record empties the table first), or else a varint of the
- * coded column plus 128 (so a byte of 128 or more).  Which columns are "new" is the coder's
- * choice (greedily, the longest run it finds in order); the reader only
- * follows the masks, so whatever the order of a key's columns (sorted or
- * not, with the symmetry of the game), each record reads back as written. */
+ * table of columns met (each new column, and each column of a whole record,
+ * goes to its slot by a hash; a whole record empties the table first), or
+ * else a varint of the coded column plus 128 (so a first byte of 128 or more).
+ * Which columns are "new" is the coder's choice (greedily, the longest run
+ * it finds in order); the reader only follows the masks, so whatever the
+ * order of a key's columns (sorted or not, with the symmetry of the game),
+ * each record reads back as written. */
 #ifndef INTRIGUE_RECORDS_H
 #define INTRIGUE_RECORDS_H
 
