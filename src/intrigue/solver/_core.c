@@ -719,7 +719,7 @@ memory:
  * when its layer is read into memory, and is counted then.  That halves the
  * memory again (the positions waiting are about as many as the layer's own,
  * Faerie Queen 9844: 3.2 million against 3.1 million at the peak) for a
- * file of 40 bytes a move that raises the progress (3.4 such moves a
+ * file of some 7 bytes (coded, _records.h) a move that raises the progress (3.4 such moves a
  * position there), read back soon after it is written, mostly from the page
  * cache.  The layer's order is unchanged: the positions from below first,
  * in the order they were reached, then those reached within the layer.
@@ -1184,7 +1184,7 @@ static unsigned long long disk_free(FILE *file, unsigned long long *total) {
  * the entries of even the smallest search there. */
 #define DISK_CHECK (1u << 20)
 static inline int disk_leaves(unsigned long long free_bytes, unsigned long long reserve) {
-    return free_bytes >= reserve + (unsigned long long)DISK_CHECK * sizeof(Waiting);
+    return free_bytes >= reserve + (unsigned long long)DISK_CHECK * CODED_MAX; /* a check's records, however coded */
 }
 
 static int disk_allows(FILE *file, unsigned long long reserve) { return disk_leaves(disk_free(file, NULL), reserve); }
