@@ -930,10 +930,16 @@ static void layer_free(Layer *layer) {
     memset(layer, 0, sizeof *layer);
 }
 
-/* A part's slot for a hash: the bits below the top byte, scaled. */
-static inline size_t part_slot(uint64_t h, size_t cap) { return slot_of(h << 8, cap); }
+/* A key's tag in the layer's index: the 32 bits of its hash below the top
+ * byte (which picks the index part), never 0.  Its slot in a part (of at
+ * most 2^32) is the tag scaled, so a part grows without reading a position
+ * or hashing a key again: growing the index of Faerie Queen 4940's largest
+ * parts, 100 million positions, had been a fifth of the time spent reading
+ * them in, nearly all of it trips to the positions for their keys. */
+static inline uint32_t layer_tag(uint64_t h) { return (uint32_t)(h >> 24) | 1; }
+static inline size_t part_slot(uint32_t tag, size_t cap) { return (size_t)(((uint64_t)tag * cap) >> 32); }
 
-static int part_reindex(const Layer *layer, IndexPart *part, size_t cap) {
+static int part_reindex(IndexPart *part, size_t cap) {
     size_t bytes = cap * sizeof(uint64_t);
     /* many small growths, together as large as one: each asks from 1 MiB */
     if (!memory_allows_from(bytes, (size_t)1 << 20)) return -1;
@@ -942,9 +948,7 @@ static int part_reindex(const Layer *layer, IndexPart *part, size_t cap) {
     for (size_t k = 0; k < part->cap; k++) {
         uint64_t slot = part->slots[k];
         if (!slot) continue;
-        Key key;
-        rec_key(&layer->recs[(uint32_t)slot - 1], &key);
-        size_t idx = part_slot(hash_key(&key), cap);
+        size_t idx = part_slot((uint32_t)(slot >> 32), cap);
         while (slots[idx])
             if (++idx == cap) idx = 0;
         slots[idx] = slot;
@@ -955,12 +959,12 @@ static int part_reindex(const Layer *layer, IndexPart *part, size_t cap) {
     return 0;
 }
 
-/* 1 if the key (its hash h, its tag set) was new and is now in, with this
- * entry; 0 if it was there; -1 out of memory. */
+/* 1 if the key (its hash h, its tag layer_tag(h)) was new and is now in,
+ * with this entry; 0 if it was there; -1 out of memory. */
 static int layer_add(Layer *layer, const Key *key, uint64_t h, uint32_t entry) {
     IndexPart *part = &layer->part[h >> 56];
-    if (!part->cap && part_reindex(layer, part, 64)) return -1;
-    size_t idx = part_slot(h, part->cap);
+    if (!part->cap && part_reindex(part, 64)) return -1;
+    size_t idx = part_slot(key->tag, part->cap);
     for (uint64_t slot; (slot = part->slots[idx]);) {
         if ((uint32_t)(slot >> 32) == key->tag && rec_is(&layer->recs[(uint32_t)slot - 1], key)) return 0;
         if (++idx == part->cap) idx = 0;
@@ -984,7 +988,7 @@ static int layer_add(Layer *layer, const Key *key, uint64_t h, uint32_t entry) {
     rec->dealt = (uint8_t)key->dealt;
     rec->entry = entry;
     part->slots[idx] = (uint64_t)key->tag << 32 | ++layer->n;
-    if (++part->used * 10 >= part->cap * 7 && part_reindex(layer, part, 2 * part->cap)) return -1;
+    if (++part->used * 10 >= part->cap * 7 && part_reindex(part, 2 * part->cap)) return -1;
     return 1;
 }
 
@@ -1402,7 +1406,7 @@ static int load_layer(Layer *layer, Pending *pending, Limits *lim, PyThreadState
         Key key;
         waiting_key(&wait, &key);
         uint64_t h = hash_key(&key);
-        key.tag = (uint32_t)h | 1;
+        key.tag = layer_tag(h);
         uint32_t entry = next_entry(entries);
         int added = layer_add(layer, &key, h, entries->tracing ? entry : wait.parent);
         if (added < 0) {
@@ -1474,7 +1478,7 @@ static int place(Layered *run, int p, int q, Key *key, uint64_t h, int on, uint3
         }
         return GOING;
     }
-    key->tag = (uint32_t)h | 1;
+    key->tag = layer_tag(h);
     int added = layer_add(&run->layer, key, h, entry);
     if (added < 0) return MEMORY;
     return added ? count_position(run->lim, on, &run->ts) : GOING;
@@ -1486,7 +1490,7 @@ static int place(Layered *run, int p, int q, Key *key, uint64_t h, int on, uint3
 static inline void prefetch_place(const Layered *run, int p, int q, uint64_t h) {
     if (q == p) {
         const IndexPart *part = &run->layer.part[h >> 56];
-        if (part->cap) __builtin_prefetch(&part->slots[part_slot(h, part->cap)]);
+        if (part->cap) __builtin_prefetch(&part->slots[part_slot(layer_tag(h), part->cap)]);
     } else if (q > p && q < LAYERS && run->pending[q].recent) {
         __builtin_prefetch(&run->pending[q].recent[h & (run->pending[q].recent_cap - 1)]);
     }
