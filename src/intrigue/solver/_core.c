@@ -798,8 +798,6 @@ typedef struct Pending {
     const char *dir; /* where the search is kept (save_dir), or NULL: a temporary file */
     char name[24];   /* its file's name there */
     Key *recent; /* by hash: the last key written there, which need not be again */
-    size_t recent_cap;
-    int recent_fixed; /* 1 once a growth did not fit */
     Coder coder;      /* its file's records are coded against the one before */
     size_t n;
     /* A large layer's file is split by class as it is written (split_pending),
@@ -813,17 +811,13 @@ typedef struct Pending {
 /* Moves that commute reach the same position close together: a cache of
  * 4 096 recent keys a layer keeps 43% of the records out of the files
  * (Faerie Queen 9844: 60 of 140 million), which the layer's index would
- * have merged when read.  The first of each stays, so nothing changes.
- * The largest layers' files are most of the disk a large search takes
- * (Salic Law 8887: 25 GB for one), so from 2^22 records on a layer's cache
- * doubles whenever its file holds twice as many records as it has keys, up
- * to 2^20 keys (40 MB): grown from the start like that, Faerie Queen 2493
- * wrote 2.5 million records where 4 096 keys wrote 3.3 million, Faerie Queen
- * 9844 71 million of its 146 million moves that raise the progress.
- * Smaller files keep the small cache, and the memory for their layers. */
+ * have merged when read.  The first of each stays, so nothing changes.  It
+ * stays that small, in the caches of the processor: grown to 2^20 keys for
+ * the largest layers (40 MB, to save disk before the files were weeded and
+ * coded), every lookup was a trip to memory, and Intrigue 9879's first 400
+ * million positions took 566 s of CPU where this takes 383 s, for 0.7% more
+ * disk at the most (the weeding bounds the files either way). */
 #define PENDING_RECENT 4096
-#define PENDING_RECENT_MAX ((size_t)1 << 20)
-#define PENDING_GROW_FROM ((size_t)1 << 22)
 
 #define PATH_SIZE 4096
 
@@ -1198,22 +1192,6 @@ static int disk_allows_waiting(FILE *file) {
     return disk_leaves(free_bytes, total / 40 > (1ULL << 30) ? total / 40 : 1ULL << 30);
 }
 
-/* Doubles a layer's cache of recent keys, where the memory allows (it only
- * saves disk: a key it has dropped is written again and merged when read). */
-static void recent_grow(Pending *pending) {
-    size_t cap = 2 * pending->recent_cap;
-    Key *recent = memory_allows(cap * sizeof(Key)) ? calloc(cap, sizeof(Key)) : NULL;
-    if (!recent) {
-        pending->recent_fixed = 1;
-        return;
-    }
-    for (size_t k = 0; k < pending->recent_cap; k++)
-        if (pending->recent[k].tag) recent[hash_key(&pending->recent[k]) & (cap - 1)] = pending->recent[k];
-    free(pending->recent);
-    pending->recent = recent;
-    pending->recent_cap = cap;
-}
-
 /* A layer's positions fall into classes, one for each set of cards up (by
  * type) with one count of cards dealt: a move that keeps the progress sends
  * no card up and deals none, so it keeps the class, and no position of one
@@ -1343,13 +1321,9 @@ static int pending_put(Pending *pending, const Key *key, uint64_t h, int on, uin
                        size_t part_records) {
     if (!pending->recent) { /* (a resumed search's files have none yet) */
         if (!(pending->recent = calloc(PENDING_RECENT, sizeof(Key)))) return -2;
-        pending->recent_cap = PENDING_RECENT;
     }
     if (!pending->file && !pending->parts && pending_open(pending, PENDING_BUFFER, 0)) return -1;
-    if (pending->n >= PENDING_GROW_FROM && pending->n >= 2 * pending->recent_cap &&
-        pending->recent_cap < PENDING_RECENT_MAX && !pending->recent_fixed)
-        recent_grow(pending);
-    Key *recent = &pending->recent[h & (pending->recent_cap - 1)];
+    Key *recent = &pending->recent[h & (PENDING_RECENT - 1)];
     if (recent->tag && same_position(recent, key)) return 0;
     *recent = *key;
     recent->tag = 1; /* in use */
@@ -1514,7 +1488,7 @@ static inline void prefetch_place(const Layered *run, int p, int q, uint64_t h) 
         const IndexPart *part = &run->layer.part[h >> 56];
         if (part->cap) __builtin_prefetch(&part->slots[part_slot(layer_tag(h), part->cap)]);
     } else if (q > p && q < LAYERS && run->pending[q].recent) {
-        __builtin_prefetch(&run->pending[q].recent[h & (run->pending[q].recent_cap - 1)]);
+        __builtin_prefetch(&run->pending[q].recent[h & (PENDING_RECENT - 1)]);
     }
 }
 
