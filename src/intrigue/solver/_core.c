@@ -1260,92 +1260,100 @@ static int split_pending(Pending *src, Pending *parts, size_t nparts, size_t div
 #define COMPACT_GROUP 4096
 typedef struct {
     Waiting wait;
-    uint32_t at; /* its place in the part */
+    uint32_t at;  /* its place in the part */
     uint32_t tag; /* the hash's low half */
 } Grouped;
+
+static inline uint64_t waiting_hash(const Waiting *wait) {
+    Key key;
+    waiting_key(wait, &key);
+    return hash_key(&key);
+}
+
+/* The group of a hash among 2^bits: its top bits (a shift by 64 is undefined). */
+static inline size_t group_of(uint64_t h, int bits) { return bits ? (size_t)(h >> (64 - bits)) : 0; }
 
 static int compact_part(Pending *part, size_t least, size_t *removed) {
     size_t n = part->n, groups = 1;
     int bits = 0;
     while (groups * COMPACT_GROUP < n) groups *= 2, bits++;
     part->compact_at = 2 * n > least ? 2 * n : least;
-    if (!memory_allows(n * (sizeof(Waiting) + sizeof(Grouped) + 1) + (groups + 1) * sizeof(size_t))) return 0;
+    if (!memory_allows(n * (sizeof(Waiting) + sizeof(Grouped) + 1) + groups * sizeof(size_t))) return 0;
     Waiting *all = malloc(n * sizeof(Waiting));
     Grouped *grouped = malloc(n * sizeof(Grouped));
     uint8_t *dropped = calloc(n ? n : 1, 1);
-    size_t *start = calloc(groups + 1, sizeof(size_t));
+    size_t *end = calloc(groups, sizeof(size_t));
     uint32_t table[4 * COMPACT_GROUP];
     RecordReader reader = {0};
     int failed = 0;
-    if (all && grouped && dropped && start && !reader_open(&reader, part->file)) {
-        size_t seen = 0;
-        int got = 1;
-        while (seen < n && (got = reader_next(&reader, &all[seen])) > 0) seen++;
-        if (seen != n || got < 0) failed = 1;
-        reader_close(&reader);
-        /* by group, in their order within each */
-        for (size_t i = 0; i < n && !failed; i++) {
-            Key key;
-            waiting_key(&all[i], &key);
-            start[bits ? hash_key(&key) >> (64 - bits) : 0]++;
-        }
-        for (size_t g = 0, sum = 0; g <= groups; g++) {
-            size_t count = start[g];
-            start[g] = sum;
-            sum += count;
-        }
-        for (size_t i = 0; i < n && !failed; i++) {
-            Key key;
-            waiting_key(&all[i], &key);
-            uint64_t h = hash_key(&key);
-            Grouped *to = &grouped[start[bits ? h >> (64 - bits) : 0]++];
-            to->wait = all[i];
-            to->at = (uint32_t)i;
-            to->tag = (uint32_t)h;
-        }
-        /* start[g] is now where group g ends (and g + 1 begins) */
-        for (size_t g = 0, from = 0; g < groups && !failed; from = start[g++]) {
-            size_t size = start[g] - from, cap = 64;
-            while (cap < 2 * size) cap *= 2;
-            uint32_t *slots = cap <= 4 * COMPACT_GROUP ? table : calloc(cap, sizeof(uint32_t));
-            if (!slots) {
-                failed = 1;
-                break;
-            }
-            if (slots == table) memset(table, 0, cap * sizeof(uint32_t));
-            for (size_t k = from; k < start[g]; k++) {
-                const Grouped *one = &grouped[k];
-                size_t idx = one->tag & (cap - 1);
-                uint32_t slot;
-                for (; (slot = slots[idx]); idx = (idx + 1) & (cap - 1)) {
-                    const Grouped *other = &grouped[from + slot - 1];
-                    if (other->tag == one->tag && same_waiting(&other->wait, &one->wait)) {
-                        dropped[one->at] = 1;
-                        break;
-                    }
-                }
-                if (!slot) slots[idx] = (uint32_t)(k - from + 1);
-            }
-            if (slots != table) free(slots);
-        }
-        part->coder.any = 0; /* written again from its start */
-        if (!failed && (ftruncate(fileno(part->file), 0) || fseeko(part->file, 0, SEEK_SET))) failed = 1;
-        size_t kept = 0;
-        for (size_t i = 0; i < n && !failed; i++)
-            if (!dropped[i]) {
-                if (record_put(part->file, &part->coder, &all[i])) failed = 1;
-                kept++;
-            }
-        if (!failed) {
-            *removed += n - kept;
-            part->n = kept;
-            part->compact_at = 2 * kept > least ? 2 * kept : least;
-        }
+    if (!all || !grouped || !dropped || !end || reader_open(&reader, part->file)) goto done;
+    size_t seen = 0;
+    int got = 1;
+    while (seen < n && (got = reader_next(&reader, &all[seen])) > 0) seen++;
+    reader_close(&reader);
+    if (seen != n || got < 0) {
+        failed = 1;
+        goto done;
     }
+    /* By group, in their order within each: counted, then placed.  The
+     * hash is made twice rather than kept, 8 bytes a record. */
+    for (size_t i = 0; i < n; i++) end[group_of(waiting_hash(&all[i]), bits)]++;
+    for (size_t g = 0, sum = 0; g < groups; g++) {
+        size_t count = end[g];
+        end[g] = sum; /* where it begins, until its records are placed */
+        sum += count;
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint64_t h = waiting_hash(&all[i]);
+        Grouped *to = &grouped[end[group_of(h, bits)]++];
+        to->wait = all[i];
+        to->at = (uint32_t)i;
+        to->tag = (uint32_t)h;
+    }
+    for (size_t g = 0, from = 0; g < groups; from = end[g++]) {
+        size_t size = end[g] - from, cap = 64;
+        while (cap < 2 * size) cap *= 2;
+        uint32_t *slots = cap <= 4 * COMPACT_GROUP ? memset(table, 0, cap * sizeof(uint32_t)) : calloc(cap, sizeof(uint32_t));
+        if (!slots) {
+            failed = 1;
+            goto done;
+        }
+        for (size_t k = from; k < end[g]; k++) {
+            const Grouped *one = &grouped[k];
+            size_t idx = one->tag & (cap - 1);
+            uint32_t slot;
+            for (; (slot = slots[idx]); idx = (idx + 1) & (cap - 1)) {
+                const Grouped *other = &grouped[from + slot - 1];
+                if (other->tag == one->tag && same_waiting(&other->wait, &one->wait)) {
+                    dropped[one->at] = 1;
+                    break;
+                }
+            }
+            if (!slot) slots[idx] = (uint32_t)(k - from + 1);
+        }
+        if (slots != table) free(slots);
+    }
+    part->coder.any = 0; /* written again from its start */
+    if (ftruncate(fileno(part->file), 0) || fseeko(part->file, 0, SEEK_SET)) {
+        failed = 1;
+        goto done;
+    }
+    size_t kept = 0;
+    for (size_t i = 0; i < n && !failed; i++)
+        if (!dropped[i]) {
+            if (record_put(part->file, &part->coder, &all[i])) failed = 1;
+            kept++;
+        }
+    if (!failed) {
+        *removed += n - kept;
+        part->n = kept;
+        part->compact_at = 2 * kept > least ? 2 * kept : least;
+    }
+done:
     free(all);
     free(grouped);
     free(dropped);
-    free(start);
+    free(end);
     return failed ? -1 : 0;
 }
 
