@@ -432,6 +432,7 @@ def test_a_kept_search_goes_on_after_limits_and_ctrl_c() -> None:
                 state_of(position), None, None, interrupt, True, part_records=20, checkpoint=kept
             )
         assert (kept / "search").exists()  # saved as it stopped
+        assert not (kept / "saved").exists()  # which leaves no save as it went
         # the layer it is in, for whoever watches it, as the manifest has it
         status = (kept / "status").read_text().splitlines()
         layer = status[0].split()[1]
@@ -455,6 +456,116 @@ def test_a_kept_search_goes_on_after_limits_and_ctrl_c() -> None:
         assert found == straight
         assert 120_000 < seen[0] < 180_000 + 4096  # progress counts from the first run
         assert not kept.exists()
+
+
+# Saved as it goes: a search killed outright (SIGKILL, the machine going
+# down) cannot save itself, and goes on from its last save instead.
+
+KILLED = {
+    "lost": (Position.start("glencoe", 6848, "manual"), ("lost", 253_999, 31)),
+    "won": (Position.start("glencoe", 1, "auto"), ("won", 29_718, 96)),
+}
+
+
+@needs_core
+@settings(max_examples=12, deadline=None)
+@given(
+    st.sampled_from(sorted(KILLED)),
+    st.lists(st.integers(1, 60), min_size=1, max_size=3),
+    st.sampled_from([(None, 0.0), (20, 0.02)]),
+)
+def test_a_kept_search_killed_goes_on_from_its_last_save(
+    case: str, kills: list[int], parts: tuple[int | None, float]
+) -> None:
+    # The directory as a kill leaves it is copied at the kill: the files as
+    # far as they were written, the stdio buffers not, and no stop saved.
+    # Saved at every part, or (parts of 20 records, split as written and
+    # weeded: thousands of parts) every 20 ms.
+    import shutil
+
+    from intrigue.solver.dfs import has_kept_search
+
+    position, straight = KILLED[case]
+    part_records, save_every = parts
+
+    class Killed(Exception):
+        pass
+
+    saved: int | None = None  # positions as of the last save
+    with tempfile.TemporaryDirectory() as tmp:
+        kept, at_kill = Path(tmp) / "kept", Path(tmp) / "at-kill"
+        for kill in sorted({4096 * k for k in kills if 4096 * k < straight[1]}):
+
+            def killed(nodes: int, kill: int = kill) -> None:
+                if nodes >= kill:
+                    shutil.copytree(kept, at_kill, symlinks=True)
+                    raise Killed
+
+            with pytest.raises(Killed):
+                layered_search(
+                    state_of(position),
+                    None,
+                    None,
+                    killed,
+                    True,
+                    part_records=part_records,
+                    checkpoint=kept,
+                    save_every=save_every,
+                )
+            shutil.rmtree(kept)
+            at_kill.rename(kept)
+            (kept / "lock").unlink()
+            assert not (kept / "search").exists()  # no stop saved: only the save as it went
+            assert has_kept_search(kept)
+            saved = int((kept / "saved" / "search").read_text().split("nodes ")[1].split()[0])
+            assert saved < kill
+        state = state_of(position)
+        seen: list[int] = []
+        found = layered_search(
+            state, None, None, seen.append, True, part_records=part_records, checkpoint=kept
+        )
+        assert found == straight  # the same positions, the same most cards up
+        if saved is not None:
+            # it went on from the last save, counting from the first run
+            assert seen[0] == (saved // 4096 + 1) * 4096
+        if found[0] == "won":
+            replayed = state_of(position)
+            for op in state.log:
+                replayed.play(op_code(op))
+            assert replayed.on == replayed.goal
+        assert not kept.exists()  # a verdict leaves nothing behind, saves included
+
+
+@needs_core
+def test_a_search_killed_outright_goes_on_from_its_last_save(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+
+    kept = tmp_path / "kept"
+    code = (
+        "import os, signal, sys\n"
+        "sys.path.insert(0, sys.argv[2])\n"
+        "from test_layered import KILLED, state_of\n"
+        "from intrigue.solver.dfs import layered_search\n"
+        "def kill(nodes):\n"
+        "    if nodes >= 150_000: os.kill(os.getpid(), signal.SIGKILL)\n"
+        "layered_search(state_of(KILLED['lost'][0]), None, None, kill, True,\n"
+        "               checkpoint=sys.argv[1], save_every=0)\n"
+    )
+    tests = str(Path(__file__).parent)
+    run = subprocess.run([sys.executable, "-c", code, str(kept), tests], timeout=300)
+    assert run.returncode == -signal.SIGKILL
+    assert not (kept / "search").exists() and (kept / "saved" / "search").exists()
+    # as if killed again between a save's two renames: the save before it is whole
+    (kept / "saved").rename(kept / "saved.old")
+    seen: list[int] = []
+    found = layered_search(
+        state_of(KILLED["lost"][0]), None, None, seen.append, True, checkpoint=kept
+    )
+    assert found == KILLED["lost"][1]
+    assert 100_000 < seen[0] <= 150_000 + 4096  # from its last save, not from the start
+    assert not kept.exists()
 
 
 @needs_core
@@ -516,9 +627,12 @@ def test_a_killed_search_leaves_files_that_a_new_search_clears() -> None:
     lost = Position.start("glencoe", 6848, "manual")
     with tempfile.TemporaryDirectory() as tmp:
         kept = Path(tmp)
-        leftovers = ("w40", "w41-3", "w41-3-7", "entries", "columns", "search.tmp", "status")
-        for name in (*leftovers, "notes.txt"):
+        leftovers = ("w40", "w41-3", "w41-3-7", "w41-3.new", "entries", "columns", "columns.tmp")
+        for name in (*leftovers, "search.tmp", "status", "notes.txt"):
             (kept / name).write_bytes(b"left")
+        for save in ("saved.new", "saved.old"):  # saves not whole: no manifest
+            (kept / save).mkdir()
+            (kept / save / "w40").write_bytes(b"left")
         assert layered_search(state_of(lost), None, None, None, True, checkpoint=kept)[:2] == (
             "lost",
             253_999,

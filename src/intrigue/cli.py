@@ -461,7 +461,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="with --layered: keep each deal's search in DIR (a directory a deal), so that "
         "a search stopped by --max-nodes, Ctrl-C, the memory or the disk goes on from there "
-        "when run again with a larger --max-nodes",
+        "when run again with a larger --max-nodes (one killed outright, from its last save: "
+        "it saves itself every ten minutes)",
     )
     p.add_argument(
         "--scheduler",

@@ -32,6 +32,7 @@ from intrigue.deals import MAX_DEAL
 from intrigue.errors import DealModeError, DealNumberError, UnknownVariantError
 from intrigue.position import Position, parse_mode
 from intrigue.solver import DEFAULT_MAX_NODES, solve
+from intrigue.solver.dfs import has_kept_search
 from intrigue.solver.rollouts import END_NODES, SEED
 from intrigue.variants import find_variant
 
@@ -381,7 +382,7 @@ def run_stats(
             done = {
                 d: r
                 for d, r in done.items()
-                if not (checkpoint_of(checkpoint, variant.id, deal_mode, d) / "search").exists()
+                if not has_kept_search(checkpoint_of(checkpoint, variant.id, deal_mode, d))
             }
     tasks: list[Task] = [
         (variant.id, deal, deal_mode, max_nodes, search, seed, end_nodes, kept)

@@ -26,6 +26,8 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <sys/stat.h>
@@ -569,6 +571,7 @@ typedef struct {
     size_t max_entries; /* layered(): entries kept at most, as where the disk runs short */
     int untraced; /* layered(): TRACED, or won with the way back kept PART_TRACED or UNTRACED */
     size_t part_records; /* layered(): a layer waiting more than this is split by class */
+    double save_every;   /* layered(), kept: seconds between saves as it goes (< 0: only where it stops) */
 } Limits;
 
 enum { TRACED, PART_TRACED, UNTRACED }; /* Limits.untraced */
@@ -851,11 +854,17 @@ static void remove_file(const char *dir, const char *name) {
     if (dir && !path_in(path, dir, name)) unlink(path);
 }
 
+/* The file `from` in dir renamed `to`: 0, or -1. */
+static int rename_in(const char *dir, const char *from, const char *to) {
+    char a[PATH_SIZE], b[PATH_SIZE];
+    return path_in(a, dir, from) || path_in(b, dir, to) || rename(a, b) ? -1 : 0;
+}
+
 /* "<name>.tmp", written whole, in place of `name` at once: 0, or -1. */
 static int publish_file(const char *dir, const char *name) {
-    char tmp[PATH_SIZE], path[PATH_SIZE];
-    if (path_in(path, dir, name) || snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) return -1;
-    return rename(tmp, path) ? -1 : 0;
+    char tmp[PATH_SIZE];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", name) >= (int)sizeof tmp) return -1;
+    return rename_in(dir, tmp, name);
 }
 
 /* A waiting file with its buffer (of `size`): 0, or -1. */
@@ -1223,11 +1232,26 @@ static uint32_t class_bits(const State *w, const Key *key) {
 /* A part's file, opened on its first record. */
 static int part_open(Pending *part) { return part->file ? 0 : pending_open(part, PART_BUFFER, 0); }
 
+/* A part's file, read, to be written again from its start: a temporary
+ * file is emptied in place; where the search is kept, a new file takes its
+ * name, since the last save may hold the one it had ("A kept search, saved
+ * as it goes"), which must stay as that save knew it.  0, or -1. */
+static int part_restart(Pending *part) {
+    if (!part->dir) return ftruncate(fileno(part->file), 0) || fseeko(part->file, 0, SEEK_SET) ? -1 : 0;
+    char fresh[sizeof part->name + 4];
+    snprintf(fresh, sizeof fresh, "%s.new", part->name);
+    int failed = fclose(part->file) != 0;
+    part->file = open_file(part->dir, fresh, part->buffer, PART_BUFFER, 0);
+    return failed || !part->file || rename_in(part->dir, fresh, part->name) ? -1 : 0;
+}
+
 /* Splits the records of src's file into nparts parts (fresh Pendings) by
  * their class bits (divided by `div`, the number of parts src is already one
  * of), in their order: 0, or -1 where a file cannot be read, opened or
- * written.  src's file is left empty.  The disk holds the records twice
- * until then, coded (_records.h): a fifth of what one uncoded copy took. */
+ * written.  src's file is left as it was, for its caller to remove (it is
+ * never emptied in place: the last save of a kept search may hold it, "A
+ * kept search, saved as it goes").  The disk holds the records twice until
+ * then, coded (_records.h): a fifth of what one uncoded copy took. */
 static int split_pending(Pending *src, Pending *parts, size_t nparts, size_t div) {
     RecordReader reader;
     if (reader_open(&reader, src->file)) return -1;
@@ -1241,7 +1265,7 @@ static int split_pending(Pending *src, Pending *parts, size_t nparts, size_t div
         seen++;
     }
     reader_close(&reader);
-    if (got < 0 || seen != src->n || ftruncate(fileno(src->file), 0)) failed = 1;
+    if (got < 0 || seen != src->n) failed = 1;
     return failed ? -1 : 0;
 }
 
@@ -1334,7 +1358,7 @@ static int compact_part(Pending *part, size_t least, size_t *removed) {
         if (slots != table) free(slots);
     }
     part->coder.any = 0; /* written again from its start */
-    if (ftruncate(fileno(part->file), 0) || fseeko(part->file, 0, SEEK_SET)) {
+    if (part_restart(part)) {
         failed = 1;
         goto done;
     }
@@ -1499,6 +1523,8 @@ typedef struct {
         uint32_t entries;
     } mark;
     const char *dir; /* where the search is kept, or NULL */
+    uint64_t print;  /* the position's fingerprint, for its manifest */
+    double save_due; /* when it is saved next as it goes (monotonic()) */
 } Layered;
 
 /* A position reached from the layer p's (entry `entry`) by one move: its key
@@ -1606,6 +1632,8 @@ static void mark_part(Layered *run) {
     run->mark.entries = run->entries.n;
 }
 
+static int save_going(Layered *run);
+
 /* Layer run->p, whole or (a large one) in parts by class (class_bits()):
  * those it was split into as it was written, each split again here if
  * still large; each part read, expanded and freed in turn, from where
@@ -1635,6 +1663,10 @@ static int expand_layer(Layered *run) {
         size_t nparts = run->subs ? run->nsubs : 1;
         while (run->sub < nparts && result == GOING) {
             mark_part(run);
+            if (run->dir && run->lim->save_every >= 0 && monotonic() >= run->save_due) {
+                save_going(run); /* where it cannot be, the last save stays */
+                run->save_due = monotonic() + run->lim->save_every;
+            }
             result = load_layer(&run->layer, &parts[run->sub], run->lim, &run->ts, &run->entries, &run->why);
             for (size_t i = 0; i < run->layer.n && result == GOING; i++) result = expand_position(run, p, i);
             layer_free(&run->layer);
@@ -1701,12 +1733,12 @@ static uint64_t fingerprint(const State *s, int safe) {
 
 /* The trie of columns to "columns": its count, parents and last types. */
 static int save_trie(const Trie *t, const char *dir) {
-    FILE *f = open_file(dir, "columns", NULL, 0, 0);
+    FILE *f = open_file(dir, "columns.tmp", NULL, 0, 0);
     if (!f) return -1;
     int failed = fwrite("ICOL", 4, 1, f) != 1 || fwrite(&t->count, sizeof t->count, 1, f) != 1 ||
                  fwrite(t->parent, sizeof(uint32_t), t->count, f) != t->count ||
-                 fwrite(t->last, 1, t->count, f) != t->count;
-    return fclose(f) || failed ? -1 : 0;
+                 fwrite(t->last, 1, t->count, f) != t->count || fflush(f) || fsync(fileno(f));
+    return fclose(f) || failed ? -1 : publish_file(dir, "columns");
 }
 
 /* "columns" back into t (which holds the root's columns, as the search it
@@ -1766,6 +1798,25 @@ static unsigned long long file_bytes(FILE *file) {
     return file && !fstat(fileno(file), &st) ? (unsigned long long)st.st_size : 0;
 }
 
+/* A file of the search written out, and where `to` is not its directory
+ * linked there under its name (a save as it goes holds the files as they
+ * are now: they are only ever added to or replaced, never changed in
+ * place).  0, or -1. */
+static int keep_file(FILE *file, const char *dir, const char *name, const char *to) {
+    if (!file) return 0;
+    if (fflush(file)) return -1;
+    if (to == dir) return 0;
+    char from[PATH_SIZE], path[PATH_SIZE];
+    return fsync(fileno(file)) || path_in(from, dir, name) || path_in(path, to, name) || link(from, path) ? -1 : 0;
+}
+
+static int keep_waiting(const Pending *pending, const char *to) {
+    if (keep_file(pending->file, pending->dir, pending->name, to)) return -1;
+    for (size_t k = 0; k < pending->nparts; k++)
+        if (keep_waiting(&pending->parts[k], to)) return -1;
+    return 0;
+}
+
 static void save_waiting(FILE *f, const Pending *pending, const char *tag, size_t k) {
     if (!pending->n) return;
     fprintf(f, "%s %zu %zu %zu %zu %llu\n", tag, k, pending->n, pending->nparts, pending->compact_at,
@@ -1773,20 +1824,19 @@ static void save_waiting(FILE *f, const Pending *pending, const char *tag, size_
     for (size_t j = 0; j < pending->nparts; j++) save_waiting(f, &pending->parts[j], "part", j);
 }
 
-/* The manifest ("search"), after the trie: 0, or -1. */
-static int save_search(Layered *run, uint64_t print) {
-    for (int q = run->p; q < LAYERS; q++) {
-        Pending *pending = &run->pending[q];
-        if (pending->file && fflush(pending->file)) return -1;
-        for (size_t k = 0; k < pending->nparts; k++)
-            if (pending->parts[k].file && fflush(pending->parts[k].file)) return -1;
-    }
+/* The search as of the part it is in (run->mark), into the directory `to`:
+ * the search's own (where it stops) or a save's (as it goes; its files
+ * linked there).  The manifest ("search") last: 0, or -1. */
+static int save_search(Layered *run, const char *to) {
+    for (int q = run->p; q < LAYERS; q++)
+        if (keep_waiting(&run->pending[q], to)) return -1;
     for (size_t k = 0; k < run->nsubs; k++)
-        if (run->subs[k].file && fflush(run->subs[k].file)) return -1;
-    if (run->entries.file && fflush(run->entries.file)) return -1;
-    if (save_trie(run->root->trie, run->dir)) return -1;
-    FILE *f = open_file(run->dir, "search.tmp", NULL, 0, 0);
+        if (keep_waiting(&run->subs[k], to)) return -1;
+    if (keep_file(run->entries.file, run->dir, "entries", to)) return -1;
+    if (save_trie(run->root->trie, to)) return -1;
+    FILE *f = open_file(to, "search.tmp", NULL, 0, 0);
     if (!f) return -1;
+    uint64_t print = run->print;
     fprintf(f, "intrigue search by layers %d\nposition %016llx\n", SAVED_VERSION, (unsigned long long)print);
     fprintf(f, "nodes %lld best %d layer %d layer_entries %u\n", run->mark.nodes, run->mark.best, run->p,
             run->layer_entries);
@@ -1798,7 +1848,71 @@ static int save_search(Layered *run, uint64_t print) {
     fprintf(f, "end\n");
     int failed = ferror(f) || fflush(f) || fsync(fileno(f));
     if (fclose(f) || failed) return -1;
-    return publish_file(run->dir, "search");
+    return publish_file(to, "search");
+}
+
+/* ------------------------------------------------------------------ a kept search, saved as it goes */
+
+/* A search killed outright (SIGKILL, the machine going down) cannot save
+ * itself where it stops, so a kept search also saves itself as it goes,
+ * every save_every seconds at a part's boundary, into the directory
+ * "saved": the manifest and trie of a stop there, and a hard link to each
+ * file it names.  The search only ever appends to its files or replaces
+ * them (a part weeded is written to a new file, part_restart; a file split
+ * is removed, not emptied), so each link keeps the file as the save knew
+ * it, but for records appended, which a search going on from there cuts
+ * off (reopen_waiting) and writes again.  The entries are appended too, and
+ * written again from the save's count.  A new save is made in "saved.new"
+ * and takes the place of the last ("saved.old" for the moment between), so
+ * that one is always whole; the disk holds the files the search has
+ * dropped since the last save, until the next.  dfs.py's _kept_in puts a
+ * save's files back in place of the search's where it finds no manifest of
+ * a stop. */
+#define DEFAULT_SAVE_EVERY 600.0
+#define SAVING "saved.new"
+#define SAVED "saved"
+#define SAVED_BEFORE "saved.old"
+
+/* The save `name` in dir, its files and itself, removed where it is. */
+static void drop_save(const char *dir, const char *name) {
+    char path[PATH_SIZE];
+    DIR *d = path_in(path, dir, name) ? NULL : opendir(path);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (e->d_name[0] != '.') remove_file(path, e->d_name);
+    closedir(d);
+    rmdir(path);
+}
+
+static void drop_saves(const char *dir) {
+    drop_save(dir, SAVING);
+    drop_save(dir, SAVED);
+    drop_save(dir, SAVED_BEFORE);
+}
+
+static int sync_dir(const char *path) {
+    DIR *d = opendir(path);
+    if (!d) return -1;
+    int failed = fsync(dirfd(d));
+    return closedir(d) || failed ? -1 : 0;
+}
+
+/* The search saved as it goes, at the boundary of the part it is about to
+ * read: 0, or -1 where it could not be (the last save stays). */
+static int save_going(Layered *run) {
+    char to[PATH_SIZE];
+    drop_save(run->dir, SAVING);
+    if (path_in(to, run->dir, SAVING) || mkdir(to, 0777)) return -1;
+    if (save_search(run, to) || sync_dir(to)) {
+        drop_save(run->dir, SAVING);
+        return -1;
+    }
+    drop_save(run->dir, SAVED_BEFORE);
+    if (rename_in(run->dir, SAVED, SAVED_BEFORE) && errno != ENOENT) return -1;
+    if (rename_in(run->dir, SAVING, SAVED)) return -1;
+    drop_save(run->dir, SAVED_BEFORE);
+    return sync_dir(run->dir);
 }
 
 /* For whoever watches a kept search ("status", rewritten as each layer
@@ -1830,8 +1944,9 @@ static int resume_subs(Layered *run, size_t nsubs, const char **why) {
     return 0;
 }
 
-/* A waiting file of the manifest, opened where it was left: its size must
- * be the manifest's.  0, or -1 with *why. */
+/* A waiting file of the manifest, opened where it was left: it must hold
+ * the manifest's bytes; what it holds past them (appended after a save as
+ * it goes) is cut off.  0, or -1 with *why. */
 static int reopen_waiting(Pending *pending, size_t n, unsigned long long bytes, size_t buffer, const char **why) {
     pending->n = n;
     if (pending_open(pending, buffer, 1)) {
@@ -1839,7 +1954,9 @@ static int reopen_waiting(Pending *pending, size_t n, unsigned long long bytes, 
         return -1;
     }
     off_t size = ftello(pending->file);
-    if (size < 0 || (unsigned long long)size != bytes || bytes < n) {
+    if (size < 0 || (unsigned long long)size < bytes || bytes < n ||
+        ((unsigned long long)size > bytes &&
+         (ftruncate(fileno(pending->file), (off_t)bytes) || fseeko(pending->file, (off_t)bytes, SEEK_SET)))) {
         *why = "one of its files of waiting positions is not the size its manifest says";
         return -1;
     }
@@ -1981,6 +2098,8 @@ static int layered(State *s, Limits *lim, const char *save_dir, const char **why
         .safe = lim->safe_moves,
         .p = s->dealt + s->on,
         .dir = save_dir,
+        .print = print,
+        .save_due = monotonic() + lim->save_every,
     };
     run.w.log = NULL;
     run.w.nlog = run.w.caplog = 0;
@@ -1998,6 +2117,7 @@ static int layered(State *s, Limits *lim, const char *save_dir, const char **why
         result = FAILED;
         goto done;
     }
+    if (resumed) run.save_due = 0; /* its manifest is gone: saved again from the start */
     if (!resumed) {
         /* The root waits for its layer, as any position: it is read, counted
          * and given the first entry there. */
@@ -2030,8 +2150,9 @@ static int layered(State *s, Limits *lim, const char *save_dir, const char **why
     }
     if (result == GOING) result = LOST;
     keep = result == UNKNOWN || result == MEMORY || (result == FAILED && !run.why);
-    int unsaved = save_dir && keep && save_search(&run, print);
+    int unsaved = save_dir && keep && save_search(&run, save_dir);
     if (unsaved) keep = 0;
+    if (save_dir && (result == WON || result == LOST || (keep && !unsaved))) drop_saves(save_dir);
     if (result == WON) {
         /* The won position's entry is of its own layer while the entries
          * were kept; after that, of the last position on its way that got
@@ -2054,6 +2175,7 @@ static int layered(State *s, Limits *lim, const char *save_dir, const char **why
 done:
     if (save_dir && !keep) {
         remove_file(save_dir, "columns");
+        remove_file(save_dir, "columns.tmp");
         remove_file(save_dir, "search.tmp");
         remove_file(save_dir, "status");
         remove_file(save_dir, "status.tmp");
@@ -2274,17 +2396,22 @@ static const char *verdict_names[] = {"won", "lost", "unknown", "memory"};
 
 /* search() or layered() on the arguments of _core.search. */
 static PyObject *run_search(PyObject *args, PyObject *kwargs, int by_layers) {
-    static char *kwlist[] = {"state",      "max_nodes",    "deadline",    "on_progress", "safe_moves",
-                             "trace",      "part_records", "max_entries", "save_dir",    NULL};
+    static char *kwlist[] = {"state",        "max_nodes",   "deadline", "on_progress", "safe_moves", "trace",
+                             "part_records", "max_entries", "save_dir", "save_every",  NULL};
     static char *search_kwlist[] = {"state", "max_nodes", "deadline", "on_progress", "safe_moves", NULL};
     PyObject *obj, *max_nodes = Py_None, *deadline = Py_None, *on_progress = Py_None;
     int safe_moves = 1, trace = 1;
     Py_ssize_t part_records = DEFAULT_PART_RECORDS, max_entries = PY_SSIZE_T_MAX;
     const char *save_dir = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, by_layers ? "O|OOOppnnz" : "O|OOOp",
+    double save_every = DEFAULT_SAVE_EVERY;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, by_layers ? "O|OOOppnnzd" : "O|OOOp",
                                      by_layers ? kwlist : search_kwlist, &obj, &max_nodes, &deadline, &on_progress,
-                                     &safe_moves, &trace, &part_records, &max_entries, &save_dir))
+                                     &safe_moves, &trace, &part_records, &max_entries, &save_dir, &save_every))
         return NULL;
+    if (isnan(save_every)) {
+        PyErr_SetString(PyExc_ValueError, "save_every: nan is not a number of seconds");
+        return NULL;
+    }
     if (max_entries < 1) {
         PyErr_Format(PyExc_ValueError, "max_entries: %zd is not a positive number of entries", max_entries);
         return NULL;
@@ -2300,6 +2427,7 @@ static PyObject *run_search(PyObject *args, PyObject *kwargs, int by_layers) {
     lim.trace = trace;
     lim.max_entries = (size_t)max_entries;
     lim.part_records = (size_t)part_records;
+    lim.save_every = save_every;
     State s;
     Trie trie;
     if (trie_init(&trie)) {
@@ -2963,13 +3091,14 @@ static PyMethodDef methods[] = {
      "'memory' where its tables would not fit in the memory left (dfs.OutOfMemory)."},
     {"layered", (PyCFunction)(void (*)(void))core_layered, METH_VARARGS | METH_KEYWORDS,
      "layered(state, max_nodes=None, deadline=None, on_progress=None, safe_moves=True, trace=True,\n"
-     "part_records=131072, max_entries=<no cap>)\n"
+     "part_records=131072, max_entries=<no cap>, save_dir=None, save_every=600.0)\n"
      "-> (verdict, nodes, best, ops or None): search() layer by layer of progress (cards dealt plus\n"
      "cards up), holding only (a part of) the layer it expands: the same positions, less memory; a\n"
      "layer with more than part_records positions waiting is expanded in parts by class (cards up).\n"
      "'won_untraced': won, but the way back was kept only part of the way (trace=False, the disk\n"
      "ran short, or past max_entries): ops reach a position from which a win was found (None: none\n"
-     "of it was kept)."},
+     "of it was kept).  save_dir: keep the search there, saved where it stops and, every save_every\n"
+     "seconds (< 0: never), as it goes."},
     {"code_records", core_code_records, METH_VARARGS,
      "code_records(raw: bytes) -> bytes: packed 40-byte waiting records (the search by layers')\n"
      "coded as its files hold them, each against the one before (_records.h)."},

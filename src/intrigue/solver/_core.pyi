@@ -22,6 +22,7 @@ def layered(
     part_records: int = ...,
     max_entries: int = ...,
     save_dir: str | None = None,
+    save_every: float = 600.0,
 ) -> tuple[
     Literal["won", "won_untraced", "lost", "unknown", "memory"], int, int, list[int] | None
 ]: ...

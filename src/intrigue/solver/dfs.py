@@ -10,7 +10,9 @@ with it.  ``_core.c`` is the same search compiled.
 from __future__ import annotations
 
 import fcntl
+import os
 import re
+import shutil
 import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
@@ -80,6 +82,7 @@ def layered_search(
     part_records: int | None = None,
     max_entries: int | None = None,
     checkpoint: str | Path | None = None,
+    save_every: float | None = None,
 ) -> tuple[Verdict, int, int]:
     """:func:`search`, layer by layer: the same positions, in far less memory.
 
@@ -112,8 +115,11 @@ def layered_search(
     ``deadline``, Ctrl-C, the memory or the disk) it saves itself there:
     run again on the same position with the same directory, it goes on
     where it stopped, ``max_nodes`` counting every position since the
-    first run (``docs/solver.md``, "A search by layers, kept").  A verdict
-    empties the directory and removes it.
+    first run (``docs/solver.md``, "A search by layers, kept").  It also
+    saves itself as it goes, every ``save_every`` seconds (by default 600;
+    a negative number: never), so that a search killed outright (SIGKILL,
+    the machine going down) goes on from its last save.  A verdict empties
+    the directory and removes it.
 
     Raises:
         OutOfMemory: where even a layer outgrew the memory left, or the
@@ -131,6 +137,8 @@ def layered_search(
         options["part_records"] = part_records
     if max_entries is not None:
         options["max_entries"] = max_entries
+    if save_every is not None:
+        options["save_every"] = save_every
     mark = len(state.log)
     with ExitStack() as kept:
         if checkpoint is not None:
@@ -155,18 +163,56 @@ class _LayeredOptions(TypedDict, total=False):
     part_records: int
     max_entries: int
     save_dir: str
+    save_every: float
 
 
-_KEPT_FILE = re.compile(r"w\d+(-\d+){0,2}|entries|columns|search\.tmp|status(\.tmp)?")
+_KEPT_FILE = re.compile(
+    r"w\d+(-\d+){0,2}(\.new)?|entries|columns(\.tmp)?|search\.tmp|status(\.tmp)?"
+)
 """The files of a search by layers kept in a directory, but its manifest ``search``."""
+
+_SAVES = ("saved", "saved.old")
+"""Where a search kept in a directory saves itself as it goes (``_core.c``,
+"a kept search, saved as it goes"), the last save first; ``saved.new`` is
+one being made, which may not be whole."""
+
+
+def has_kept_search(path: Path) -> bool:
+    """Whether ``path`` holds a search by layers that can go on: saved where
+    it stopped, or as it went."""
+    return any((place / "search").exists() for place in (path, *(path / name for name in _SAVES)))
+
+
+def _restore_save(path: Path) -> bool:
+    """Where ``path`` has no manifest of a stop, the files of its last save
+    made as the search went, in place of the search's own (which it went on
+    writing after that save): whether there was one.  The save's files are
+    hard links, put back as links, so that it stays whole until the search
+    saves itself again; the manifest comes last, and until it is there
+    doing this again starts over."""
+    save = next((path / name for name in _SAVES if (path / name / "search").exists()), None)
+    if save is None:
+        return False
+    names = {f.name for f in save.iterdir()}
+    for leftover in path.iterdir():
+        if _KEPT_FILE.fullmatch(leftover.name) and leftover.name not in names:
+            leftover.unlink()
+    for name in sorted(names - {"search"}):
+        (path / name).unlink(missing_ok=True)
+        os.link(save / name, path / name)
+    (path / "search.tmp").unlink(missing_ok=True)
+    os.link(save / "search", path / "search.tmp")
+    (path / "search.tmp").replace(path / "search")
+    return True
 
 
 @contextmanager
 def _kept_in(path: Path) -> Iterator[Path]:
     """``path`` for one search at a time, made where missing, and removed
-    after if nothing is kept there (a verdict).  Without a manifest (a search
-    killed rather than stopped cannot go on) it is first emptied of the
-    files such a search leaves.
+    after if nothing is kept there (a verdict).  Without a manifest of a
+    stop, a search killed outright goes on from its last save as it went
+    (:func:`_restore_save`); without either it cannot go on, and the
+    directory is first emptied of the files such a search leaves.
 
     Raises:
         CheckpointError: where another search is using it.
@@ -178,10 +224,12 @@ def _kept_in(path: Path) -> Iterator[Path]:
         except BlockingIOError:
             raise CheckpointError(f"{path}: another search is using it") from None
         try:
-            if not (path / "search").exists():
+            if not (path / "search").exists() and not _restore_save(path):
                 for leftover in path.iterdir():
                     if _KEPT_FILE.fullmatch(leftover.name):
                         leftover.unlink()
+                    elif leftover.name in (*_SAVES, "saved.new") and leftover.is_dir():
+                        shutil.rmtree(leftover)
             yield path
         finally:
             (path / "lock").unlink()
