@@ -831,7 +831,9 @@ static int path_in(char path[PATH_SIZE], const char *dir, const char *name) {
 
 /* A file of the search: a temporary one, or where the search is kept the
  * file `name` in `dir`, new or (existing: on resuming) as it was left, at its
- * end.  NULL where it cannot be opened. */
+ * end.  A new one is a new file, never one emptied in place: a save made as
+ * the search went may hold the one of that name.  NULL where it cannot be
+ * opened. */
 static FILE *open_file(const char *dir, const char *name, char *buffer, size_t size, int existing) {
     FILE *file;
     char path[PATH_SIZE];
@@ -839,6 +841,7 @@ static FILE *open_file(const char *dir, const char *name, char *buffer, size_t s
         file = tmpfile(); /* closing deletes it */
     } else {
         if (path_in(path, dir, name)) return NULL;
+        if (!existing) unlink(path);
         file = fopen(path, existing ? "r+b" : "w+b");
     }
     if (file && buffer) setvbuf(file, buffer, _IOFBF, size);
@@ -1811,6 +1814,7 @@ static int keep_file(FILE *file, const char *dir, const char *name, const char *
 }
 
 static int keep_waiting(const Pending *pending, const char *to) {
+    if (!pending->n) return 0; /* as save_waiting: a save holds only what its manifest names */
     if (keep_file(pending->file, pending->dir, pending->name, to)) return -1;
     for (size_t k = 0; k < pending->nparts; k++)
         if (keep_waiting(&pending->parts[k], to)) return -1;
