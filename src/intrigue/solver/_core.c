@@ -1840,8 +1840,7 @@ static int save_search(Layered *run, const char *to) {
     if (save_trie(run->root->trie, to)) return -1;
     FILE *f = open_file(to, "search.tmp", NULL, 0, 0);
     if (!f) return -1;
-    uint64_t print = run->print;
-    fprintf(f, "intrigue search by layers %d\nposition %016llx\n", SAVED_VERSION, (unsigned long long)print);
+    fprintf(f, "intrigue search by layers %d\nposition %016llx\n", SAVED_VERSION, (unsigned long long)run->print);
     fprintf(f, "nodes %lld best %d layer %d layer_entries %u\n", run->mark.nodes, run->mark.best, run->p,
             run->layer_entries);
     fprintf(f, "entries %d %d %u %u\n", run->entries.file != NULL, run->mark.tracing, run->mark.entries,
@@ -2103,7 +2102,6 @@ static int layered(State *s, Limits *lim, const char *save_dir, const char **why
         .p = s->dealt + s->on,
         .dir = save_dir,
         .print = print,
-        .save_due = monotonic() + lim->save_every,
     };
     run.w.log = NULL;
     run.w.nlog = run.w.caplog = 0;
@@ -2121,7 +2119,8 @@ static int layered(State *s, Limits *lim, const char *save_dir, const char **why
         result = FAILED;
         goto done;
     }
-    if (resumed) run.save_due = 0; /* its manifest is gone: saved again from the start */
+    /* A search resumed has lost its manifest: it is saved again at once. */
+    run.save_due = resumed ? 0 : monotonic() + lim->save_every;
     if (!resumed) {
         /* The root waits for its layer, as any position: it is read, counted
          * and given the first entry there. */

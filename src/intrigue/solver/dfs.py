@@ -173,8 +173,10 @@ _KEPT_FILE = re.compile(
 
 _SAVES = ("saved", "saved.old")
 """Where a search kept in a directory saves itself as it goes (``_core.c``,
-"a kept search, saved as it goes"), the last save first; ``saved.new`` is
-one being made, which may not be whole."""
+"a kept search, saved as it goes"), the last save first."""
+
+_SAVING = "saved.new"
+"""A save being made, which may not be whole: never gone on from."""
 
 
 def has_kept_search(path: Path) -> bool:
@@ -200,8 +202,7 @@ def _restore_save(path: Path) -> bool:
     for name in sorted(names - {"search"}):
         (path / name).unlink(missing_ok=True)
         os.link(save / name, path / name)
-    (path / "search.tmp").unlink(missing_ok=True)
-    os.link(save / "search", path / "search.tmp")
+    os.link(save / "search", path / "search.tmp")  # (cleared above: not a save's)
     (path / "search.tmp").replace(path / "search")
     return True
 
@@ -228,7 +229,7 @@ def _kept_in(path: Path) -> Iterator[Path]:
                 for leftover in path.iterdir():
                     if _KEPT_FILE.fullmatch(leftover.name):
                         leftover.unlink()
-                    elif leftover.name in (*_SAVES, "saved.new") and leftover.is_dir():
+                    elif leftover.name in (*_SAVES, _SAVING) and leftover.is_dir():
                         shutil.rmtree(leftover)
             yield path
         finally:
