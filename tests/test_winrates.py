@@ -3,7 +3,6 @@ per-deal results are what the solver says today."""
 
 import gzip
 import random
-import re
 from pathlib import Path
 
 import pytest
@@ -51,8 +50,19 @@ def test_published_table_matches_the_per_deal_results(tmp_path, game, mode):
     row = table_row(game, mode)
     assert [int(x) for x in row[3:6]] == [summary["won"], summary["lost"], summary["unknown"]]
     rate = 100 * summary["won"] / summary["deals"]
+    lo, hi = (100 * x for x in summary["wilson95"])
     if summary["unknown"] == 0:
-        assert re.search(rf"\*\*{rate:.2f}%\*\*", row[6])
+        assert row[6] == f"**{rate:.2f}%** ({lo:.2f}–{hi:.2f}%)"
+        assert row[7] == "exact"
+    else:
+        decided = 100 * summary["win_rate"]
+        assert row[6] == f"decided: {decided:.2f}% ({lo:.2f}–{hi:.2f}%)"
+        low, high = (100 * x for x in summary["win_rate_bounds"])
+        assert row[7] == f"**{low:.2f}% – {high:.2f}%**"
+    best = summary["lost_best_mean"]
+    assert row[8].split(" (")[0] == ("–" if best is None else f"{best:.2f}")
+    ms = {k: 1000 * v for k, v in summary["seconds"].items()}
+    assert row[9] == f"{ms['p50']:.1f} / {ms['p99']:.0f}"
 
 
 @pytest.mark.parametrize("game", [g for g in GAME_IDS if find_variant(g).narrower])
