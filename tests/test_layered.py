@@ -24,7 +24,7 @@ from intrigue.cli import main
 from intrigue.errors import CheckpointError
 from intrigue.position import Position
 from intrigue.solver import solve
-from intrigue.solver.dfs import NATIVE, layered_search, search
+from intrigue.solver.dfs import NATIVE, kept_layers, layered_search, search
 from intrigue.solver.rules import tables_for
 from intrigue.solver.state import SearchState, op_code
 from intrigue.stats import _retry, run_stats
@@ -569,6 +569,40 @@ def test_a_search_killed_outright_goes_on_from_its_last_save(tmp_path: Path) -> 
 
 
 @needs_core
+def test_a_kept_search_tells_its_layers_as_the_search_never_stopped() -> None:
+    # Glencoe 6848 (manual), lost at 253 999 positions, stopped on the way.
+    lost = Position.start("glencoe", 6848, "manual")
+    with tempfile.TemporaryDirectory() as tmp:
+        straight, stopped = Path(tmp) / "straight", Path(tmp) / "stopped"
+        layered_search(state_of(lost), 150_000, None, None, True, checkpoint=straight)
+        layers = kept_layers(straight)
+        for stop in (3_000, 40_000, 41_000, 150_000):
+            layered_search(
+                state_of(lost), stop, None, None, True, part_records=20, checkpoint=stopped
+            )
+            # a layer is told once it is whole, whatever the stops and parts
+            assert kept_layers(stopped) == [
+                x for x in layers if x[0] < kept_layers(stopped)[-1][0] + 1
+            ]
+        assert kept_layers(stopped) == layers
+        # one layer after another, each its positions; the root's first
+        assert [p for p, _ in layers] == list(range(layers[0][0], layers[-1][0] + 1))
+        assert layers[0] == (layers[0][0], 1) and all(n >= 0 for _, n in layers)
+        began = {
+            int(line.split()[0]): int(line.split()[1])
+            for line in reversed((straight / "layers").read_text().splitlines())
+        }
+        assert sum(n for _, n in layers) == began[layers[-1][0] + 1] <= 150_000
+        status = (straight / "status").read_text().split()
+        assert int(status[1]) == layers[-1][0] + 1  # the layer it stopped in
+        assert layered_search(state_of(lost), None, None, None, True, checkpoint=stopped)[:2] == (
+            "lost",
+            253_999,
+        )
+        assert kept_layers(stopped) == [] and not stopped.exists()
+
+
+@needs_core
 def test_a_kept_search_of_another_position_or_damaged_is_refused_and_left_alone() -> None:
     lost = Position.start("glencoe", 6848, "manual")
     with tempfile.TemporaryDirectory() as tmp:
@@ -628,7 +662,7 @@ def test_a_killed_search_leaves_files_that_a_new_search_clears() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         kept = Path(tmp)
         leftovers = ("w40", "w41-3", "w41-3-7", "w41-3.new", "entries", "columns", "columns.tmp")
-        for name in (*leftovers, "search.tmp", "status", "notes.txt"):
+        for name in (*leftovers, "search.tmp", "status", "layers", "notes.txt"):
             (kept / name).write_bytes(b"left")
         for save in ("saved.new", "saved.old"):  # saves not whole: no manifest
             (kept / save).mkdir()
@@ -649,12 +683,30 @@ def test_stats_goes_on_with_a_kept_search(
     argv = ["stats", "--game", "glencoe", "--mode", "manual", "--deals", "6848", "--jobs", "1"]
     argv += ["--out", str(out), "--layered", "--checkpoint", str(kept), "--json", "--max-nodes"]
     assert main([*argv, "100000"]) == 0
-    assert json.loads(capsys.readouterr().out)["unknown"] == 1
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["unknown"] == 1
     assert (kept / "glencoe-manual-6848" / "search").exists()
+    # where it stopped and its last layers, to tell whether to go on with it
+    layers = kept_layers(kept / "glencoe-manual-6848")
+    told = {"deal": 6848, "layer": layers[-1][0] + 1, "layer_positions": layers[-8:]}
+    assert summary["kept"] == [{**told, "layer_positions": [list(x) for x in layers[-8:]]}]
+    # searched again at its limit (it goes on where it stopped), and told as text
+    assert main(argv[:-2] + ["--max-nodes", "100000"]) == 0
+    p, n = layers[-1]
+    assert f"deal 6848: kept in layer {p + 1}; layers {p - 7}-{p} held " in (
+        text := capsys.readouterr().out
+    )
+    assert f"{n:,} positions (x" in text
     assert main([*argv, "1000000"]) == 0
     assert json.loads(capsys.readouterr().out)["lost"] == 1
-    first, second = map(json.loads, out.read_text().splitlines())
+    first, again, second = map(json.loads, out.read_text().splitlines())
     assert (first["verdict"], first["nodes"]) == ("unknown", 100_000)
+    assert first == again | {"seconds": first["seconds"]}
+    assert (first["layer"], first["layer_positions"]) == (
+        told["layer"],
+        summary["kept"][0]["layer_positions"],
+    )
+    assert "layer" not in second  # a verdict: nothing kept to go on with
     assert (second["verdict"], second["nodes"]) == ("lost", 253_999)
     assert list(kept.iterdir()) == []
     # a kept search goes on even at the limit its record stopped at (the

@@ -311,6 +311,25 @@ def _terminate_as_interrupt(checkpoint: str | None) -> Iterator[None]:
             signal.signal(signal.SIGTERM, before)
 
 
+KEPT_DEALS_TOLD = 10
+"""The kept searches whose layers ``intrigue stats`` tells of, at most."""
+
+
+def kept_line(kept: dict[str, Any]) -> str:
+    """Where an unknown deal's kept search stopped, and how fast its last
+    layers grew: a search whose layers still grow fast is far from its end."""
+    sizes = [n for _, n in kept["layer_positions"]]
+    line = f"deal {kept['deal']}: kept in layer {kept['layer']}"
+    if len(sizes) < 2:
+        return line
+    first, last = kept["layer_positions"][0][0], kept["layer_positions"][-1][0]
+    line += f"; layers {first}-{last} held " + ", ".join(f"{n:,}" for n in sizes)
+    if sizes[0] and sizes[-1]:
+        growth = (sizes[-1] / sizes[0]) ** (1 / (len(sizes) - 1))
+        line += f" positions (x{growth:.2f} a layer)"
+    return line
+
+
 def print_stats(data: dict[str, Any]) -> str:
     name = find_variant(data["game"]).name
     lines = [
@@ -352,6 +371,10 @@ def print_stats(data: dict[str, Any]) -> str:
                 + ("" if data["search"] == "layered" else "; --layered takes far less memory")
                 + ")"
             )
+    for kept in data.get("kept", [])[:KEPT_DEALS_TOLD]:
+        lines.append(kept_line(kept))
+    if len(data.get("kept", [])) > KEPT_DEALS_TOLD:
+        lines.append(f"(and {len(data['kept']) - KEPT_DEALS_TOLD} more kept: see the results file)")
     if data["resumed"]:
         lines.append(f"({data['resumed']} deals were read back from the results file)")
     sec, nodes = data["seconds"], data["nodes"]

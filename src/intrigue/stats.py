@@ -32,7 +32,7 @@ from intrigue.deals import MAX_DEAL
 from intrigue.errors import DealModeError, DealNumberError, UnknownVariantError
 from intrigue.position import Position, parse_mode
 from intrigue.solver import DEFAULT_MAX_NODES, solve
-from intrigue.solver.dfs import has_kept_search
+from intrigue.solver.dfs import has_kept_search, kept_layers
 from intrigue.solver.rollouts import END_NODES, SEED
 from intrigue.variants import find_variant
 
@@ -49,6 +49,8 @@ EXHAUSTIVE: tuple[Search, ...] = ("exhaustive", "layered")
 SEEDED: tuple[Search, ...] = ("full", "rollouts")
 """The searches that play the rollouts, whose generator ``seed`` seeds and
 whose end searches ``end_nodes`` sizes."""
+KEPT_LAYERS_TOLD = 8
+"""The last whole layers whose sizes a kept search's unknown record gives."""
 Task = tuple[str, int, str, int | None, Search, int, int, str | None]
 """(game, deal, mode, max_nodes, search, seed, end_nodes, checkpoint): one deal
 to solve (``checkpoint``: the directory that keeps the searches by layers)."""
@@ -166,6 +168,12 @@ def solve_deal(task: Task, on_progress: Callable[[int], None] | None = None) -> 
         record["seed"] = seed
     if search in SEEDED and end_nodes != END_NODES:
         record["end_nodes"] = end_nodes
+    if search == "layered" and checkpoint is not None and result.verdict == "unknown":
+        # where it stopped and how fast its last layers grew: whether to go on with it
+        layers = kept_layers(checkpoint_of(checkpoint, game, mode, deal))
+        if layers:
+            record["layer"] = layers[-1][0] + 1
+            record["layer_positions"] = [list(layer) for layer in layers[-KEPT_LAYERS_TOLD:]]
     if result.memory_full:
         record["memory_full"] = True  # a larger max_nodes will not help on this machine
     if result.blocked is not None:
@@ -400,6 +408,7 @@ def run_stats(
         if scheduler is not None
         else _solve_local(tasks, jobs or os.cpu_count() or 1, on_search)
     )
+    kept_searches: list[dict[str, Any]] = []
     sink: IO[str] | None = path.open("a", encoding="utf-8") if path is not None else None
     try:
         if progress is not None:
@@ -410,6 +419,8 @@ def run_stats(
                 sink.flush()
             records.append(record)
             counts[record["verdict"]] += 1
+            if "layer" in record:
+                kept_searches.append({k: record[k] for k in ("deal", "layer", "layer_positions")})
             if progress is not None:
                 progress(len(records), total, counts)
     finally:
@@ -427,6 +438,7 @@ def run_stats(
         seed=seed,
         end_nodes=end_nodes,
         resumed=len(done),
+        kept=kept_searches,
         wall_seconds=round(time.perf_counter() - started, 3),
     )
     return summary

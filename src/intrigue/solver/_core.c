@@ -1920,8 +1920,19 @@ static int save_going(Layered *run) {
 
 /* For whoever watches a kept search ("status", rewritten as each layer
  * begins): the layer, the positions so far, the most cards up, and the
- * records waiting for each layer above.  Nothing reads it back. */
+ * records waiting for each layer above.  And the layers' history ("layers",
+ * a line appended as each layer begins: the layer, the positions before it,
+ * the most cards up), from which its layers' sizes, and so how fast they
+ * grow, follow: what tells whether a search is worth going on with.  A
+ * search that goes on appends the layer it goes on in again; the first line
+ * of a layer is the one that counts.  The search never reads either back. */
 static void write_status(const Layered *run) {
+    char path[PATH_SIZE];
+    FILE *log = path_in(path, run->dir, "layers") ? NULL : fopen(path, "a");
+    if (log) {
+        fprintf(log, "%d %lld %d\n", run->p, run->lim->nodes, run->lim->best);
+        fclose(log);
+    }
     FILE *f = open_file(run->dir, "status.tmp", NULL, 0, 0);
     if (!f) return;
     fprintf(f, "layer %d (cards dealt plus cards up; the game ends by %d)\n", run->p,
@@ -2182,6 +2193,7 @@ done:
         remove_file(save_dir, "search.tmp");
         remove_file(save_dir, "status");
         remove_file(save_dir, "status.tmp");
+        remove_file(save_dir, "layers");
     }
     layer_free(&run.layer);
     if (run.pending)

@@ -179,6 +179,29 @@ _SAVING = "saved.new"
 """A save being made, which may not be whole: never gone on from."""
 
 
+_LAYERS = "layers"
+"""A kept search's history: a line ``layer positions best`` appended as each
+layer begins (``_core.c``, ``write_status``), kept across its runs."""
+
+
+def kept_layers(path: Path) -> list[tuple[int, int]]:
+    """The layers that the search kept in ``path`` has expanded whole, each
+    with the positions it held, in order (none where nothing is kept there).
+    How fast they grow tells whether the search is worth going on with
+    (``docs/solver.md``, "A search by layers, kept")."""
+    try:
+        lines = (path / _LAYERS).read_text().splitlines()
+    except FileNotFoundError:
+        return []
+    began: dict[int, int] = {}
+    for line in lines:
+        fields = line.split()
+        if len(fields) == 3 and all(f.isdigit() for f in fields):
+            # the first line of a layer: a search that goes on appends it again
+            began.setdefault(int(fields[0]), int(fields[1]))
+    return [(p, began[p + 1] - began[p]) for p in sorted(began) if p + 1 in began]
+
+
 def has_kept_search(path: Path) -> bool:
     """Whether ``path`` holds a search by layers that can go on: saved where
     it stopped, or as it went."""
@@ -226,6 +249,7 @@ def _kept_in(path: Path) -> Iterator[Path]:
             raise CheckpointError(f"{path}: another search is using it") from None
         try:
             if not (path / "search").exists() and not _restore_save(path):
+                (path / _LAYERS).unlink(missing_ok=True)  # another search's history
                 for leftover in path.iterdir():
                     if _KEPT_FILE.fullmatch(leftover.name):
                         leftover.unlink()
