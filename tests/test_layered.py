@@ -24,7 +24,7 @@ from intrigue.cli import main
 from intrigue.errors import CheckpointError
 from intrigue.position import Position
 from intrigue.solver import solve
-from intrigue.solver.dfs import NATIVE, kept_layers, layered_search, search
+from intrigue.solver.dfs import NATIVE, kept_layer, kept_layers, layered_search, search
 from intrigue.solver.rules import tables_for
 from intrigue.solver.state import SearchState, op_code
 from intrigue.stats import _retry, run_stats
@@ -594,12 +594,13 @@ def test_a_kept_search_tells_its_layers_as_the_search_never_stopped() -> None:
         }
         assert sum(n for _, n in layers) == began[layers[-1][0] + 1] <= 150_000
         status = (straight / "status").read_text().split()
-        assert int(status[1]) == layers[-1][0] + 1  # the layer it stopped in
+        assert int(status[1]) == layers[-1][0] + 1 == kept_layer(straight)  # where it stopped
         assert layered_search(state_of(lost), None, None, None, True, checkpoint=stopped)[:2] == (
             "lost",
             253_999,
         )
-        assert kept_layers(stopped) == [] and not stopped.exists()
+        assert kept_layers(stopped) == [] and kept_layer(stopped) is None
+        assert not stopped.exists()
 
 
 @needs_core

@@ -182,6 +182,18 @@ def test_progress_bar_shows_the_deal_being_searched() -> None:
     going_on.logged -= LOG_EVERY
     going_on.searching(8, 362_000_000)
     assert resumed.getvalue().startswith("deal 8: 362,000,000 positions, 100,000/s, 0:10")
+    # and, where it is kept, the layer it is in (what the detail says of the deal)
+    told = io.StringIO()
+    layered = ProgressBar(told, detail=lambda deal: f"layer {deal + 100}" if deal == 9 else None)
+    for deal in (9, 10):
+        layered.searching(deal, 4096)
+        layered.deal_started -= 10.0
+        layered.logged -= LOG_EVERY
+        layered.searching(deal, 1_004_096)
+    assert told.getvalue().splitlines() == [
+        "deal 9: 1,004,096 positions, layer 109, 100,000/s, 0:10",
+        "deal 10: 1,004,096 positions, 100,000/s, 0:10",
+    ]
 
 
 def test_stats_reports_the_positions_of_the_deal_it_searches() -> None:

@@ -26,8 +26,9 @@ from intrigue.notation import parse_moves
 from intrigue.position import DEAL_MODES
 from intrigue.progress import ProgressBar, SearchProgress
 from intrigue.solver import DEFAULT_MAX_NODES, solve
+from intrigue.solver.dfs import kept_layer
 from intrigue.solver.rollouts import END_NODES, SEED
-from intrigue.stats import SEEDED, Search, parse_range, run_stats
+from intrigue.stats import SEEDED, Search, checkpoint_of, parse_range, run_stats
 from intrigue.variants import GAME_IDS, find_variant
 
 EXIT_OK = 0
@@ -248,7 +249,9 @@ def cmd_stats(args: argparse.Namespace) -> dict[str, Any]:
         raise UsageError("--checkpoint is a directory of this machine: not with --scheduler")
     if search == "layered":
         _allow_open_files(1 << 16)
-    bar = ProgressBar(sys.stderr)
+    bar = ProgressBar(
+        sys.stderr, detail=_layer_of(args.checkpoint, find_variant(args.game).id, args.mode)
+    )
     with _terminate_as_interrupt(args.checkpoint):
         return run_stats(
             args.game,
@@ -266,6 +269,18 @@ def cmd_stats(args: argparse.Namespace) -> dict[str, Any]:
             end_nodes=end_nodes,
             checkpoint=args.checkpoint,
         )
+
+
+def _layer_of(checkpoint: str | None, game: str, mode: str) -> Callable[[int], str | None] | None:
+    """For the progress line: the layer a deal's kept search is in."""
+    if checkpoint is None:
+        return None
+
+    def layer(deal: int) -> str | None:
+        p = kept_layer(checkpoint_of(checkpoint, game, mode, deal))
+        return None if p is None else f"layer {p}"
+
+    return layer
 
 
 def _allow_open_files(wanted: int) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from typing import IO
 
 LOG_EVERY = 600.0
@@ -24,8 +25,14 @@ class ProgressBar:
     batch runs in this process (one worker): a deal can take an hour.
     """
 
-    def __init__(self, stream: IO[str] | None = None, width: int = 30) -> None:
+    def __init__(
+        self,
+        stream: IO[str] | None = None,
+        width: int = 30,
+        detail: Callable[[int], str | None] | None = None,
+    ) -> None:
         self.stream = stream if stream is not None else sys.stderr
+        self.detail = detail  # more on the deal being searched, e.g. the layer a kept search is in
         self.tty = self.stream.isatty()
         self.width = width
         self.started = time.monotonic()
@@ -50,7 +57,9 @@ class ProgressBar:
             return
         self.logged = now
         rate = (nodes - self.deal_from) / elapsed
-        text = f"deal {deal}: {nodes:,} positions, {rate:,.0f}/s, {_clock(elapsed)}"
+        more = self.detail(deal) if self.detail is not None else None
+        text = f"deal {deal}: {nodes:,} positions, {'' if more is None else more + ', '}"
+        text += f"{rate:,.0f}/s, {_clock(elapsed)}"
         self.stream.write(f"\r{self.line}  {text}\x1b[K" if self.tty else text + "\n")
         self.stream.flush()
 

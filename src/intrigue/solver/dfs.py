@@ -202,6 +202,16 @@ def kept_layers(path: Path) -> list[tuple[int, int]]:
     return [(p, began[p + 1] - began[p]) for p in sorted(began) if p + 1 in began]
 
 
+def kept_layer(path: Path) -> int | None:
+    """The layer that the search kept in ``path`` is in (the last it began),
+    or None where nothing is kept there."""
+    try:
+        last = (path / _LAYERS).read_text().rsplit("\n", 2)[-2]
+    except (FileNotFoundError, IndexError):
+        return None
+    return int(last.split()[0]) if last[:1].isdigit() else None
+
+
 def has_kept_search(path: Path) -> bool:
     """Whether ``path`` holds a search by layers that can go on: saved where
     it stopped, or as it went."""
