@@ -184,32 +184,35 @@ _LAYERS = "layers"
 layer begins (``_core.c``, ``write_status``), kept across its runs."""
 
 
+def _layers_begun(path: Path) -> list[tuple[int, int]]:
+    """Each line of the history of the search kept in ``path``, as (layer,
+    positions before it), in the order written; none where nothing is kept.
+    A line cut short as it is written has fewer than three fields, or all its
+    positions (only ``best`` is cut), so it is dropped or read right."""
+    try:
+        lines = (path / _LAYERS).read_text().splitlines()
+    except FileNotFoundError:
+        return []
+    fields = (line.split() for line in lines)
+    return [(int(f[0]), int(f[1])) for f in fields if len(f) == 3 and all(x.isdigit() for x in f)]
+
+
 def kept_layers(path: Path) -> list[tuple[int, int]]:
     """The layers that the search kept in ``path`` has expanded whole, each
     with the positions it held, in order (none where nothing is kept there).
     How fast they grow tells whether the search is worth going on with
     (``docs/solver.md``, "A search by layers, kept")."""
-    try:
-        lines = (path / _LAYERS).read_text().splitlines()
-    except FileNotFoundError:
-        return []
     began: dict[int, int] = {}
-    for line in lines:
-        fields = line.split()
-        if len(fields) == 3 and all(f.isdigit() for f in fields):
-            # the first line of a layer: a search that goes on appends it again
-            began.setdefault(int(fields[0]), int(fields[1]))
+    for p, nodes in _layers_begun(path):
+        began.setdefault(p, nodes)  # the first line: a search that goes on appends it again
     return [(p, began[p + 1] - began[p]) for p in sorted(began) if p + 1 in began]
 
 
 def kept_layer(path: Path) -> int | None:
     """The layer that the search kept in ``path`` is in (the last it began),
     or None where nothing is kept there."""
-    try:
-        last = (path / _LAYERS).read_text().rsplit("\n", 2)[-2]
-    except (FileNotFoundError, IndexError):
-        return None
-    return int(last.split()[0]) if last[:1].isdigit() else None
+    begun = _layers_begun(path)
+    return begun[-1][0] if begun else None
 
 
 def has_kept_search(path: Path) -> bool:
