@@ -50,6 +50,7 @@ SHORTCUT_SETTINGS: list[dict[str, bool]] = [
     {"deal_first": False},
     {"natural_spots": False},
     {"lone_cards": False},
+    {"first_in_line": False},
     {"probe": False},
     {
         "safe_moves": False,
@@ -57,6 +58,7 @@ SHORTCUT_SETTINGS: list[dict[str, bool]] = [
         "deal_first": False,
         "natural_spots": False,
         "lone_cards": False,
+        "first_in_line": False,
         "probe": False,
     },
 ]

@@ -337,7 +337,7 @@ def test_lost_deal_hint_and_verdict(client: Client) -> None:
 def test_the_tables_verdicts_size_the_rollouts_end_searches_by_the_settings(
     tmp_path: Path,
 ) -> None:
-    # Laggard Lady 5881 from the start needs the rollouts over the deal: at the
+    # Laggard Lady 4384 from the start needs the rollouts over the deal: at the
     # hint limit they win it with end searches of 5 000 positions (the table's
     # default), and not with the library's 500.  No deadline gets in the way.
     verdicts = []
@@ -346,7 +346,7 @@ def test_the_tables_verdicts_size_the_rollouts_end_searches_by_the_settings(
             db_path=tmp_path / f"{size}.sqlite3", hint_seconds=600.0, rollout_end_nodes=size
         )
         with TestClient(create_app(settings)) as c:
-            gid = new_game(c, game="laggard-lady", deal=5881, mode="manual")["id"]
+            gid = new_game(c, game="laggard-lady", deal=4384, mode="manual")["id"]
             verdicts.append(c.post(f"/api/games/{gid}/winnable").json()["verdict"])
     assert verdicts == ["unknown", "won"]
 

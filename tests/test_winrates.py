@@ -117,9 +117,10 @@ def test_stored_rank_projection_losses_are_proved_again(tmp_path, game):
 
 def test_stored_frontier_losses_are_proved_again(tmp_path):
     """The manual deals lost by the frontier proof (``--frontier-only``) are lost
-    today in the same units of work, with the column test's states that the
+    today within the record's limit, with the column test's states that the
     record names (none: before it was tried again with more), where that is
-    cheap enough to repeat here."""
+    cheap enough to repeat here.  (The units of work are those of the solver
+    that made the record; a safe move added since changes them.)"""
     proved = [
         (game, record)
         for game in ("intrigue", "laggard-lady", "glencoe")
@@ -140,7 +141,8 @@ def test_stored_frontier_losses_are_proved_again(tmp_path):
             max_nodes=record["max_nodes"],
             max_test_states=record.get("test_states", TEST_STATES),
         )
-        assert (proof.verdict, proof.nodes) == ("lost", record["nodes"]), (game, record["deal"])
+        assert proof.verdict == "lost", (game, record["deal"])
+        assert proof.nodes <= record["max_nodes"]
 
 
 @pytest.mark.parametrize("game", GAME_IDS)

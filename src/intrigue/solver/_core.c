@@ -68,10 +68,11 @@ typedef struct {
     int cnt[CNT_SIZE];
     int need[N_TYPES];
     int safe_at[N_TYPES];
+    int tot[N_TYPES];
     int rank_of_type[N_TYPES];
     int deal_effect[MAXCARDS];
     int dealt, n_order, on, goal;
-    int manual, symmetry, deal_first, natural_spots, lone_cards, build_down, vacant_any_time;
+    int manual, symmetry, deal_first, natural_spots, lone_cards, first_in_line, build_down, vacant_any_time;
     Trie *trie;
     uint32_t cid[MAXCOLS]; /* each column's node in the trie */
     int *log;
@@ -97,14 +98,23 @@ static inline int can_up(const State *s, int t) { return s->cnt[s->need[t]] > s-
 static inline int safe_up(const State *s, int t) { return s->cnt[s->need[t]] >= s->safe_at[t]; }
 
 /* state.py SearchState.safe_top: the top card of column i (non-empty) may go up
- * as the only move considered: safe_up, or, once the pack is dealt, it can go
+ * as the only move considered: safe_up, or it can go up and every other card of
+ * its type off the piles lies under it (first in line), or, once the pack is dealt, it can go
  * up and either (Faerie Queen) lies on a card one rank higher or alone on its
  * base, with the rank below it safe, or (no building) lies alone on its base
  * (docs/solver.md, "Natural spots" and "Lone cards"). */
 static inline int safe_top(const State *s, int i) {
     int t = top(s, i), n = s->need[t];
     if (safe_up(s, t)) return 1;
-    if (!can_up(s, t) || s->dealt < s->n_order) return 0;
+    if (!can_up(s, t)) return 0;
+    if (s->first_in_line && (s->dealt == s->n_order || !s->vacant_any_time)) {
+        /* the piles can take every card of its type off them but those under it */
+        int short_by = s->tot[t] - s->cnt[n];
+        const uint8_t *c = s->col[i];
+        for (int k = s->len[i] - 2; k >= 0 && short_by > 0; k--) short_by -= c[k] == t;
+        if (short_by <= 0) return 1;
+    }
+    if (s->dealt < s->n_order) return 0;
     if (s->lone_cards) return s->len[i] == 1;
     if (!s->natural_spots) return 0;
     if (s->len[i] > 1 && s->col[i][s->len[i] - 2] != t + 1) return 0;
@@ -1723,11 +1733,12 @@ static uint64_t fingerprint(const State *s, int safe) {
     for (int t = 0; t < N_TYPES; t++) {
         MIX(s->need[t]);
         MIX(s->safe_at[t]);
+        MIX(s->tot[t]);
         MIX(s->rank_of_type[t]);
     }
     for (int k = 0; k < s->n_order; k++) MIX(s->deal_effect[k]);
     int flags[] = {s->dealt,      s->n_order,     s->on,         s->goal,       s->manual,
-                   s->symmetry,   s->deal_first,  s->natural_spots, s->lone_cards, s->build_down,
+                   s->symmetry,   s->deal_first,  s->natural_spots, s->lone_cards, s->first_in_line, s->build_down,
                    s->vacant_any_time};
     for (size_t k = 0; k < sizeof flags / sizeof *flags; k++) MIX(flags[k]);
 #undef MIX
@@ -2275,13 +2286,15 @@ static int load_state(PyObject *obj, State *s, Trie *trie) {
     if (get_ints(obj, "cnt", s->cnt, CNT_SIZE, CNT_SIZE, -BIG, BIG, NULL) ||
         get_ints(obj, "need", s->need, N_TYPES, N_TYPES, 0, CNT_SIZE - 1, NULL) ||
         get_ints(obj, "safe_at", s->safe_at, N_TYPES, N_TYPES, -BIG, BIG, NULL) ||
+        get_ints(obj, "tot", s->tot, N_TYPES, N_TYPES, 0, MAXCARDS, NULL) ||
         get_ints(obj, "rank_of_type", s->rank_of_type, N_TYPES, N_TYPES, 0, 15, NULL) ||
         get_ints(obj, "deal_effect", s->deal_effect, 0, MAXCARDS, -10 - 3, N_TYPES - 1, &n_effects) ||
         get_int(obj, "dealt", &s->dealt, 0, MAXCARDS) || get_int(obj, "n_order", &s->n_order, 0, MAXCARDS) ||
         get_int(obj, "on", &s->on, -BIG, BIG) || get_int(obj, "goal", &s->goal, -BIG, BIG) ||
         get_int(obj, "manual", &s->manual, 0, 1) || get_int(obj, "symmetry", &s->symmetry, 0, 1) ||
         get_int(obj, "deal_first", &s->deal_first, 0, 1) || get_int(obj, "natural_spots", &s->natural_spots, 0, 1) ||
-        get_int(obj, "lone_cards", &s->lone_cards, 0, 1))
+        get_int(obj, "lone_cards", &s->lone_cards, 0, 1) ||
+        get_int(obj, "first_in_line", &s->first_in_line, 0, 1))
         return -1;
     tables = PyObject_GetAttrString(obj, "tables");
     if (!tables) return -1;

@@ -31,7 +31,13 @@ from intrigue.solver.rules import (
     pile_counts,
 )
 
-SHORTCUTS: tuple[str, ...] = ("symmetry", "deal_first", "natural_spots", "lone_cards")
+SHORTCUTS: tuple[str, ...] = (
+    "symmetry",
+    "deal_first",
+    "natural_spots",
+    "lone_cards",
+    "first_in_line",
+)
 """The keywords of :class:`SearchState` that switch a shortcut (each proved safe in
 docs/solver.md); ``dict.fromkeys(SHORTCUTS, True)`` is what :func:`~intrigue.solver.solve`
 passes by default."""
@@ -128,6 +134,7 @@ class SearchState:
         deal_first: bool = True,
         natural_spots: bool = True,
         lone_cards: bool = True,
+        first_in_line: bool = True,
     ) -> None:
         tb = tables
         self.deal_first = deal_first
@@ -178,6 +185,9 @@ class SearchState:
         self.natural_spots = natural_spots and tb.build_down
         # Lone cards (docs/solver.md): the same idea in the games without building.
         self.lone_cards = lone_cards and not tb.build_down
+        # First in line (docs/solver.md): the count rule, less the cards of the
+        # type that lie under the card, in the games without building.
+        self.first_in_line = first_in_line and not tb.build_down
         self.on = sum(len(pile) for pile in position.piles)
         # Won = every card that can go up is up (the whole pack: every pile
         # complete; part of a pack: every column down to its base).
@@ -412,11 +422,13 @@ class SearchState:
 
     def safe_top(self, col: bytes) -> bool:
         """Whether the top card of the non-empty column ``col`` may go up as the
-        only move considered (docs/solver.md, "Safe moves", "Natural spots" and
-        "Lone cards").
+        only move considered (docs/solver.md, "Safe moves", "Natural spots",
+        "Lone cards" and "First in line").
 
-        Either the piles can take every card of its type still off them, or,
-        once the pack is dealt, it can go up and: (Faerie Queen) it lies on a
+        Either the piles can take every card of its type still off them, or
+        every one but those under it in its column (before the pack is dealt
+        only where vacant columns wait for it), or, once the pack is dealt, it
+        can go up and: (Faerie Queen) it lies on a
         card one rank higher or alone on its base, and every card of the rank
         below it is itself safe (every card two ranks below it is up); (the
         games without building) it lies alone on its base.
@@ -427,7 +439,13 @@ class SearchState:
         n = need[t]
         if cnt[n] >= self.safe_at[t]:
             return True
-        if cnt[n] <= cnt[t] or self.dealt < self.n_order:
+        if cnt[n] <= cnt[t]:
+            return False
+        if self.first_in_line and (self.dealt == self.n_order or not self.tables.vacant_any_time):
+            # The cards of its type under it cannot go up before it anyway.
+            if cnt[n] + col.count(t, 0, len(col) - 1) >= self.tot[t]:
+                return True
+        if self.dealt < self.n_order:
             return False
         if self.lone_cards:
             return len(col) == 1
