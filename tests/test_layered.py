@@ -659,6 +659,22 @@ def test_a_kept_search_of_another_position_or_damaged_is_refused_and_left_alone(
 
 
 @needs_core
+def test_a_search_kept_without_first_in_line_goes_on_only_without_it() -> None:
+    # As a search kept before the rule existed: the rule is part of what the
+    # search is, so it goes on only with the rule off, to the unreduced count.
+    lost = Position.start("glencoe", 6848, "manual")
+    with tempfile.TemporaryDirectory() as tmp:
+        kept = Path(tmp) / "kept"
+        off = state_of(lost, first_in_line=False)
+        assert layered_search(off, 60_000, None, None, True, checkpoint=kept)[0] == "unknown"
+        with pytest.raises(CheckpointError, match="another position"):
+            layered_search(state_of(lost), None, None, None, True, checkpoint=kept)
+        off = state_of(lost, first_in_line=False)
+        found = layered_search(off, None, None, None, True, checkpoint=kept)
+        assert found[:2] == ("lost", 253_999)
+
+
+@needs_core
 def test_a_killed_search_leaves_files_that_a_new_search_clears() -> None:
     # A search killed rather than stopped has no manifest: it cannot go on,
     # and its files are cleared; anything else in the directory stays.

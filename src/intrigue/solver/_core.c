@@ -1733,14 +1733,16 @@ static uint64_t fingerprint(const State *s, int safe) {
     for (int t = 0; t < N_TYPES; t++) {
         MIX(s->need[t]);
         MIX(s->safe_at[t]);
-        MIX(s->tot[t]);
         MIX(s->rank_of_type[t]);
     }
     for (int k = 0; k < s->n_order; k++) MIX(s->deal_effect[k]);
     int flags[] = {s->dealt,      s->n_order,     s->on,         s->goal,       s->manual,
-                   s->symmetry,   s->deal_first,  s->natural_spots, s->lone_cards, s->first_in_line, s->build_down,
+                   s->symmetry,   s->deal_first,  s->natural_spots, s->lone_cards, s->build_down,
                    s->vacant_any_time};
     for (size_t k = 0; k < sizeof flags / sizeof *flags; k++) MIX(flags[k]);
+    /* Mixed in only when on, so that a search kept before the rule existed
+     * goes on with first_in_line=False. */
+    if (s->first_in_line) MIX(0x46494c);
 #undef MIX
     return h;
 }
