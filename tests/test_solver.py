@@ -286,10 +286,17 @@ def test_a_lone_card_goes_up_at_once() -> None:
     # rule, but the Seven alone on its Queen is (docs/solver.md, "Lone cards").
     # Sending it up frees a column for the other Seven, and the deal is won.
     columns = ["QC 7C", "QC 6C 7D", "QD 8C", "QD 8D", "QH 9C", "QH 9D TC", "QS TD JC", "QS JD"]
+    assert_the_rule_sends_it_up(columns, "lone_cards", b"", bytes([7]))
+
+
+def assert_the_rule_sends_it_up(columns: list[str], rule: str, on: bytes, off: bytes) -> None:
+    """In an Intrigue endgame with one pile waiting for a Seven, the safe moves
+    leave column 1 as ``on`` with ``rule`` on and ``off`` without it; the
+    endgame is won."""
     position = endgame("intrigue", columns, [6] * 14 + [1, 0])
     tables = tables_for(position.variant)
-    for lone, left in ((True, b""), (False, bytes([7]))):
-        state = SearchState(position, tables, lone_cards=lone)
+    for flag, left in ((True, on), (False, off)):
+        state = SearchState(position, tables, **{rule: flag})
         state.play_safe()
         assert state.cols[0] == left
     assert solve(position).verdict == brute_force(position) == "won"
@@ -305,13 +312,7 @@ def test_the_card_first_in_line_goes_up_at_once() -> None:
     # rule, and neither Seven is alone; but the other Seven lies under the top
     # one, so it cannot go up first anyway (docs/solver.md, "First in line").
     columns = ["QC 7D 7C", "QC 6C 8C", "QD 8D", "QD 9C", "QH 9D", "QH TC", "QS TD JC", "QS JD"]
-    position = endgame("intrigue", columns, [6] * 14 + [1, 0])
-    tables = tables_for(position.variant)
-    for first, left in ((True, bytes([7])), (False, bytes([7, 7]))):
-        state = SearchState(position, tables, first_in_line=first)
-        state.play_safe()
-        assert state.cols[0] == left
-    assert solve(position).verdict == brute_force(position) == "won"
+    assert_the_rule_sends_it_up(columns, "first_in_line", bytes([7]), bytes([7, 7]))
 
 
 def test_first_in_line_only_waits_for_the_cards_under_it() -> None:
