@@ -98,11 +98,12 @@ static inline int can_up(const State *s, int t) { return s->cnt[s->need[t]] > s-
 static inline int safe_up(const State *s, int t) { return s->cnt[s->need[t]] >= s->safe_at[t]; }
 
 /* state.py SearchState.safe_top: the top card of column i (non-empty) may go up
- * as the only move considered: safe_up, or it can go up and every other card of
- * its type off the piles lies under it (first in line), or, once the pack is dealt, it can go
- * up and either (Faerie Queen) lies on a card one rank higher or alone on its
- * base, with the rank below it safe, or (no building) lies alone on its base
- * (docs/solver.md, "Natural spots" and "Lone cards"). */
+ * as the only move considered: safe_up; or the piles can take every card of its
+ * type off them but those under it (first in line; in Salic Law once the pack
+ * is dealt); or, once the pack is dealt, it can go up and either (Faerie Queen)
+ * lies on a card one rank higher or alone on its base, with the rank below it
+ * safe, or (no building) lies alone on its base (docs/solver.md, "Natural
+ * spots", "Lone cards" and "First in line"). */
 static inline int safe_top(const State *s, int i) {
     int t = top(s, i), n = s->need[t];
     if (safe_up(s, t)) return 1;
