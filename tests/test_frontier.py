@@ -6,7 +6,9 @@ from __future__ import annotations
 import gzip
 import json
 import time
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import event, given, settings
@@ -14,8 +16,9 @@ from hypothesis import event, given, settings
 from intrigue.cards import DECK_SIZE, RANK_OF
 from intrigue.position import Position
 from intrigue.solver import solve
-from intrigue.solver.frontier import WALK_COST, Level, cuts_of, frontier_proof
+from intrigue.solver.frontier import WALK_COST, FrontierProof, Level, cuts_of, frontier_proof
 from intrigue.solver.relaxation import blocked_column
+from intrigue.solver.state import SHORTCUTS
 from play import UNBUILT, small_deals
 from test_solver import brute_force
 
@@ -75,6 +78,28 @@ def test_proves_what_the_column_test_from_the_start_cannot(
     with gzip.open(DATA / "stats-glencoe-manual.jsonl.gz", "rt") as f:
         exact = [r["best"] for r in map(json.loads, f) if r["deal"] == deal][-1]
     assert result.best == proof.best and 0 <= proof.best <= exact
+
+
+def test_solve_gives_the_proof_its_shortcut_switches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``solve(frontier_only=True)`` walks with the shortcuts it is given, as its
+    other searches do (that a switch changes the walk is checked on Glencoe 5596
+    in ``test_winrates``: 19 744 949 units without first in line, fewer with)."""
+    import intrigue.solver.search as search_module
+
+    given: list[Mapping[str, bool] | None] = []
+
+    def spy(position: Position, **kwargs: Any) -> FrontierProof:
+        given.append(kwargs.get("shortcuts"))
+        return frontier_proof(position, **kwargs)
+
+    monkeypatch.setattr(search_module, "frontier_proof", spy)
+    position = Position.start("glencoe", 5304, "manual")
+    result = solve(position, max_nodes=1_000_000, frontier_only=True, first_in_line=False,
+                   lone_cards=False)  # fmt: skip
+    off = {"first_in_line": False, "lone_cards": False}
+    assert given == [{**dict.fromkeys(SHORTCUTS, True), **off}]
+    direct = frontier_proof(position, max_nodes=1_000_000, shortcuts=off)
+    assert (result.verdict, result.nodes) == (direct.verdict, direct.nodes) == ("lost", 257_802)
 
 
 def test_a_starved_column_test_is_tried_again_with_more_states() -> None:

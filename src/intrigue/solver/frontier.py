@@ -24,7 +24,7 @@ risen in an order that no real way of dealing the first columns achieves
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -120,6 +120,7 @@ def frontier_proof(
     deadline: float | None = None,
     on_progress: Callable[[int], None] | None = None,
     native: bool = True,
+    shortcuts: Mapping[str, bool] | None = None,
 ) -> FrontierProof:
     """Try to prove a manual ``position`` still dealing lost, level by level at
     ``cuts`` (default :func:`cuts_of`), within ``max_nodes`` units of work in all
@@ -130,7 +131,10 @@ def frontier_proof(
     auto mode).  The positions a level's tests leave are tested again with
     :data:`ESCALATION` times more states, up to ``max_test_states``, while that
     costs at most half the units left.  ``native=False`` runs the Python column
-    test and end searches even where the compiled ones are built.
+    test and end searches even where the compiled ones are built.  ``shortcuts``
+    (names of :data:`~intrigue.solver.state.SHORTCUTS` to switch, every one on by default) go to the
+    :class:`SearchState` of the walk and of the end searches, as :func:`solve`
+    gives its own searches theirs; the relaxed tests have their own rules.
     """
     tables = tables_for(position.variant)
     most_states = max(test_states, max_test_states)
@@ -138,7 +142,7 @@ def frontier_proof(
         return FrontierProof(
             "unknown", 0, sum(len(pile) for pile in position.piles), (), most_states
         )
-    state = SearchState(position, tables)
+    state = SearchState(position, tables, **(shortcuts or {}))
     # The stock and the bases' suits as the column test wants them; a
     # position further in has dealt ``state.dealt - position.dealt`` more.
     _, _, _, stock, base_suits = as_types(position)

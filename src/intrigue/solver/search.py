@@ -322,7 +322,7 @@ def solve(
         if frontier_only and position.mode == "manual" and not position.pack_dealt:
             frontier = frontier_proof(
                 position, max_nodes=max_nodes, deadline=deadline, on_progress=on_progress,
-                native=native,
+                native=native, shortcuts=options,
             )  # fmt: skip
             used, best = frontier.nodes, frontier.best
             return finish(frontier.verdict, None, test_states=frontier.test_states)
