@@ -51,6 +51,7 @@ SHORTCUT_SETTINGS: list[dict[str, bool]] = [
     {"natural_spots": False},
     {"lone_cards": False},
     {"first_in_line": False},
+    {"digs": False},
     {"probe": False},
     {
         "safe_moves": False,
@@ -59,6 +60,7 @@ SHORTCUT_SETTINGS: list[dict[str, bool]] = [
         "natural_spots": False,
         "lone_cards": False,
         "first_in_line": False,
+        "digs": False,
         "probe": False,
     },
 ]

@@ -120,8 +120,8 @@ def test_stored_frontier_losses_are_proved_again(tmp_path):
     today in the same units of work, with the column test's states that the
     record names (none: before it was tried again with more), where that is
     cheap enough to repeat here.  The records came before the first-in-line
-    safe move, so it is switched off; with it on they are lost within the
-    record's limit (it changes the units, not the verdict)."""
+    safe move and the digs, so they are switched off; with them on they are lost
+    within the record's limit (they change the units, not the verdict)."""
     proved = [
         (game, record)
         for game in ("intrigue", "laggard-lady", "glencoe")
@@ -142,7 +142,7 @@ def test_stored_frontier_losses_are_proved_again(tmp_path):
             position,
             max_nodes=record["max_nodes"],
             max_test_states=states,
-            shortcuts={"first_in_line": False},
+            shortcuts={"first_in_line": False, "digs": False},
         )
         assert (proof.verdict, proof.nodes) == ("lost", record["nodes"]), (game, record["deal"])
         proof = frontier_proof(position, max_nodes=record["max_nodes"], max_test_states=states)

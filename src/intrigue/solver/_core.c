@@ -45,6 +45,7 @@
 #define BASES 26
 #define DEAL_CODE 8
 #define COLUMN_MOVE 16
+#define DIG_CODE 128 /* + 8 * (cards parked - 1) + column: state.py DIG_CODE */
 #define OP_COLUMN 1000
 #define OP_DEAL 2000
 #define PROGRESS_EVERY 4096
@@ -72,7 +73,7 @@ typedef struct {
     int rank_of_type[N_TYPES];
     int deal_effect[MAXCARDS];
     int dealt, n_order, on, goal;
-    int manual, symmetry, deal_first, natural_spots, lone_cards, first_in_line, build_down, vacant_any_time;
+    int manual, symmetry, deal_first, natural_spots, lone_cards, first_in_line, digs, build_down, vacant_any_time;
     Trie *trie;
     uint32_t cid[MAXCOLS]; /* each column's node in the trie */
     int *log;
@@ -122,6 +123,8 @@ static inline int safe_top(const State *s, int i) {
     return safe_up(s, n);
 }
 
+static void undo_to(State *s, size_t mark);
+
 /* state.py SearchState.play; the log is grown before the move, so a failed
  * allocation leaves the state as it was. */
 static int play(State *s, int code) {
@@ -151,6 +154,23 @@ static int play(State *s, int code) {
             s->cnt[BASES_OF_SUIT - 10 - effect]++;
         }
         s->dealt++;
+    } else if (code >= DIG_CODE) {
+        /* state.py SearchState.play: park the cards above, each on the first
+         * vacant column, then send the card under them up. */
+        int i = (code - DIG_CODE) & 7, parked = ((code - DIG_CODE) >> 3) + 1;
+        size_t mark = s->nlog;
+        for (int k = 0; k < parked; k++) {
+            int j = 0;
+            while (s->len[j] || j == i) j++;
+            if (play(s, COLUMN_MOVE + 8 * i + j)) {
+                undo_to(s, mark);
+                return -1;
+            }
+        }
+        if (play(s, i)) {
+            undo_to(s, mark);
+            return -1;
+        }
     } else {
         int i = (code - COLUMN_MOVE) >> 3, j = (code - COLUMN_MOVE) & 7;
         uint32_t id = trie_child(s->trie, s->cid[j], top(s, i));
@@ -211,7 +231,7 @@ static int play_safe(State *s) {
 
 /* state.py SearchState.play_safe_after */
 static int play_safe_after(State *s, int code) {
-    if (code >= COLUMN_MOVE) {
+    if (code >= COLUMN_MOVE && code < DIG_CODE) {
         int i = (code - COLUMN_MOVE) >> 3, j = (code - COLUMN_MOVE) & 7;
         if (!(s->len[i] && safe_top(s, i)) && !safe_top(s, j)) return 0;
     }
@@ -293,6 +313,10 @@ static int gen_moves(const State *s, uint8_t *out) {
     int vacant[MAXCOLS], nv = 0;
     for (int j = 0; j < n; j++)
         if (!s->len[j]) vacant[nv++] = j;
+    /* Digs (docs/solver.md): once the pack is dealt, a card is parked only on the
+     * way to the card under it that goes up, in one move. */
+    int digs = s->digs && pack_dealt && !s->build_down ? nv : 0;
+    if (digs) nv = 0;
     if (nv && s->symmetry) {
         if (pack_dealt) {
             nv = 1;
@@ -348,6 +372,8 @@ static int gen_moves(const State *s, uint8_t *out) {
         }
         /* (size, move) pairs sort as size * 256 + move; empties keep their order. */
         int tag = first == empties ? 0 : size * 256;
+        for (int k = 1; k <= digs && k < size; k++)
+            if (can_up(s, s->col[i][size - 1 - k])) uncovers[nu++] = size * 256 + DIG_CODE + 8 * (k - 1) + i;
         if (nv) {
             int skip = size == 1 && s->symmetry && (pack_dealt || i != n - 1);
             for (int k = 0; k < nv; k++) {
@@ -655,7 +681,7 @@ static int search(State *s, Limits *lim) {
         }
         int move = f->moves[f->k++];
         size_t mark = s->nlog;
-        int fast = move >= COLUMN_MOVE ? key_after(s, move, safe, &key) : 0;
+        int fast = move >= COLUMN_MOVE && move < DIG_CODE ? key_after(s, move, safe, &key) : 0;
         if (fast < 0) goto memory_threaded;
         if (fast) {
             int added = table_add(table, &key);
@@ -684,7 +710,7 @@ static int search(State *s, Limits *lim) {
         }
         Frame *c = push_frame(&stack, &room, &depth, s, mark);
         if (!c) goto memory_threaded;
-        if (move >= COLUMN_MOVE && s->nlog == mark + 1) {
+        if (move >= COLUMN_MOVE && move < DIG_CODE && s->nlog == mark + 1) {
             /* Moving the card straight back gives the parent position again. */
             int back = COLUMN_MOVE + 8 * ((move - COLUMN_MOVE) & 7) + ((move - COLUMN_MOVE) >> 3);
             for (int k = 0; k < c->n; k++) {
@@ -1597,7 +1623,7 @@ static int expand_position(Layered *run, int p, size_t i) {
         int move = moves[k];
         /* A column move with no safe move after it keeps the progress:
          * its key without playing it, as search() does. */
-        int fast = move >= COLUMN_MOVE ? key_after(w, move, run->safe, &next[n]) : 0;
+        int fast = move >= COLUMN_MOVE && move < DIG_CODE ? key_after(w, move, run->safe, &next[n]) : 0;
         if (fast < 0) return MEMORY;
         if (fast) {
             on[n] = w->on;
@@ -1744,6 +1770,7 @@ static uint64_t fingerprint(const State *s, int safe) {
     /* Mixed in only when on, so that a search kept before the rule existed
      * goes on with first_in_line=False. */
     if (s->first_in_line) MIX(0x46494c);
+    if (s->digs) MIX(0x444947); /* the same for digs */
 #undef MIX
     return h;
 }
@@ -2297,7 +2324,7 @@ static int load_state(PyObject *obj, State *s, Trie *trie) {
         get_int(obj, "manual", &s->manual, 0, 1) || get_int(obj, "symmetry", &s->symmetry, 0, 1) ||
         get_int(obj, "deal_first", &s->deal_first, 0, 1) || get_int(obj, "natural_spots", &s->natural_spots, 0, 1) ||
         get_int(obj, "lone_cards", &s->lone_cards, 0, 1) ||
-        get_int(obj, "first_in_line", &s->first_in_line, 0, 1))
+        get_int(obj, "first_in_line", &s->first_in_line, 0, 1) || get_int(obj, "digs", &s->digs, 0, 1))
         return -1;
     tables = PyObject_GetAttrString(obj, "tables");
     if (!tables) return -1;

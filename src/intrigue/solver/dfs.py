@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Literal, TypedDict, cast
 
 from intrigue.errors import CheckpointError
-from intrigue.solver.state import COLUMN_MOVE, SearchState, op_code
+from intrigue.solver.state import COLUMN_MOVE, DIG_CODE, SearchState, op_code
 
 try:
     from intrigue.solver import _core
@@ -382,7 +382,7 @@ def python_search(
             tops[-1] = k + 1
             mark = len(log)
             move = moves[k]
-            fast = move >= COLUMN_MOVE and key_after(move, safe) or None
+            fast = COLUMN_MOVE <= move < DIG_CODE and key_after(move, safe) or None
             if fast is not None:
                 # A column move with no safe move after it: look the key up first.
                 if fast in seen:
@@ -412,7 +412,7 @@ def python_search(
                 if on_progress is not None:
                     on_progress(nodes)
             children = gen()
-            if move >= COLUMN_MOVE and len(log) == mark + 1:
+            if COLUMN_MOVE <= move < DIG_CODE and len(log) == mark + 1:
                 # Moving the card straight back gives the parent position again.
                 back = COLUMN_MOVE + 8 * ((move - COLUMN_MOVE) & 7) + ((move - COLUMN_MOVE) >> 3)
                 if back in children:

@@ -173,6 +173,7 @@ def solve(
     natural_spots: bool = True,
     lone_cards: bool = True,
     first_in_line: bool = True,
+    digs: bool = True,
     probe: bool = True,
     probe_narrower: bool = True,
     probe_rollouts: bool = True,
@@ -190,8 +191,8 @@ def solve(
 
     ``deadline`` is an absolute :func:`time.monotonic` value; ``on_progress`` is called
     with the node count every :data:`~intrigue.solver.dfs.PROGRESS_EVERY` nodes and at the end.
-    ``safe_moves``, ``symmetry``, ``deal_first``, ``natural_spots``, ``lone_cards`` and
-    ``first_in_line`` switch the shortcuts, ``probe`` the manual-mode probes, and among them
+    ``safe_moves``, ``symmetry``, ``deal_first``, ``natural_spots``, ``lone_cards``,
+    ``first_in_line`` and ``digs`` switch the shortcuts, ``probe`` the manual-mode probes, and among them
     ``probe_narrower`` the search of the position as each
     :attr:`~intrigue.variants.Variant.narrower` game and ``probe_rollouts`` the
     rollouts over the deal (:mod:`intrigue.solver.rollouts`), and ``column_test`` and
@@ -235,6 +236,7 @@ def solve(
         "natural_spots": natural_spots,
         "lone_cards": lone_cards,
         "first_in_line": first_in_line,
+        "digs": digs,
     }
     search = _search if native else _python_search
     used = 0

@@ -37,12 +37,16 @@ SHORTCUTS: tuple[str, ...] = (
     "natural_spots",
     "lone_cards",
     "first_in_line",
+    "digs",
 )
 """The keywords of :class:`SearchState` that switch a shortcut (each proved safe in
 docs/solver.md); ``dict.fromkeys(SHORTCUTS, True)`` is what :func:`~intrigue.solver.solve`
 passes by default."""
 DEAL_CODE = 8
 COLUMN_MOVE = 16
+DIG_CODE = 128
+"""``DIG_CODE + 8 * (k - 1) + i``: a dig of column ``i``, ``k`` cards parked
+(docs/solver.md, "Digs")."""
 _OP_COLUMN = 1000
 _OP_DEAL = 2000
 _ONE = tuple(bytes((t,)) for t in range(256))
@@ -135,6 +139,7 @@ class SearchState:
         natural_spots: bool = True,
         lone_cards: bool = True,
         first_in_line: bool = True,
+        digs: bool = True,
     ) -> None:
         tb = tables
         self.deal_first = deal_first
@@ -188,6 +193,9 @@ class SearchState:
         # First in line (docs/solver.md): the count rule, less the cards of the
         # type that lie under the card, in the games without building.
         self.first_in_line = first_in_line and not tb.build_down
+        # Digs (docs/solver.md): after the deal, park only on the way to a card
+        # that goes up, in one move, in the games without building.
+        self.digs = digs and not tb.build_down
         self.on = sum(len(pile) for pile in position.piles)
         # Won = every card that can go up is up (the whole pack: every pile
         # complete; part of a pack: every column down to its base).
@@ -256,6 +264,10 @@ class SearchState:
             return out
         symmetry = self.symmetry
         vacant = [j for j in range(n) if not cols[j]]
+        # Digs: the cards above a card that can go up parked, then the card up.
+        digs = len(vacant) if self.digs and pack_dealt else 0
+        if digs:
+            vacant = []
         if vacant and symmetry:
             if pack_dealt:
                 vacant = vacant[:1]
@@ -288,6 +300,9 @@ class SearchState:
                 under = col[-2]
                 uncovering = cnt[need[under]] > cnt[under]
                 first = uncovers if uncovering else builds
+            for k in range(1, min(digs, size - 1) + 1):
+                if cnt[need[col[-1 - k]]] > cnt[col[-1 - k]]:
+                    uncovers.append((size, DIG_CODE + 8 * (k - 1) + i))
             if vacant:
                 # A lone card moved to another interchangeable vacant column
                 # gives the same position up to column order.
@@ -384,6 +399,12 @@ class SearchState:
                 self.cnt[_BASES_OF_SUIT - 10 - effect] += 1
             self.dealt += 1
             self.log.append(_OP_DEAL)
+        elif code >= DIG_CODE:
+            parked, i = divmod(code - DIG_CODE, 8)
+            for _ in range(parked + 1):
+                j = next(j for j in range(len(cols)) if not cols[j] and j != i)
+                self.play(COLUMN_MOVE + 8 * i + j)
+            self.play(i)
         else:
             i, j = divmod(code - COLUMN_MOVE, 8)
             col = cols[i]
@@ -484,7 +505,7 @@ class SearchState:
         A column move changes no count, so only the card it uncovered and the
         card it moved (which now lies on a new spot) can have become safe.
         """
-        if code >= COLUMN_MOVE:
+        if COLUMN_MOVE <= code < DIG_CODE:
             i, j = divmod(code - COLUMN_MOVE, 8)
             src = self.cols[i]
             if not (src and self.safe_top(src)) and not self.safe_top(self.cols[j]):
