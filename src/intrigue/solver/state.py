@@ -244,7 +244,9 @@ class SearchState:
         last (measured: each finds far more wins within a node budget than
         the other orders tried).  With ``symmetry`` on, column moves that only
         permute interchangeable columns are left out (docs/solver.md, "Column
-        symmetry").
+        symmetry").  With ``digs``, once the pack is dealt, no card is moved onto a
+        vacant column by a move of its own: a dig (``DIG_CODE``) parks the cards
+        above one that can go up and sends it up (docs/solver.md, "Digs").
         """
         cols = self.cols
         cnt = self.cnt
