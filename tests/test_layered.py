@@ -182,31 +182,33 @@ def test_a_win_past_the_entries_kept_is_searched_again_from_where_they_stop(
     position = start
     for move in line[:-60]:  # 60 moves from the end: 7 623 positions by layers
         position = position.apply(move)
-    whole = _core.layered(state_of(position, digs=False), 100_000)
+
+    def fresh() -> SearchState:
+        return state_of(position, digs=False)
+
+    whole = _core.layered(fresh(), 100_000)
     assert whole[0] == "won" and whole[3]
-    verdict, nodes, best, ops = _core.layered(
-        state_of(position, digs=False), 100_000, max_entries=max_entries
-    )
+    verdict, nodes, best, ops = _core.layered(fresh(), 100_000, max_entries=max_entries)
     assert verdict == "won_untraced" and ops  # the line to a position past the root
-    assert (nodes, best) == (whole[1], state_of(position, digs=False).goal)  # the same search
-    part, root = state_of(position, digs=False), state_of(position, digs=False)
+    assert (nodes, best) == (whole[1], fresh().goal)  # the same search
+    part, root = fresh(), fresh()
     for op in ops:
         part.play(op_code(op))
     assert part.on < part.goal and part.dealt + part.on > root.dealt + root.on
-    state = state_of(position, digs=False)
+    state = fresh()
     found = layered_search(state, 100_000, None, None, True, max_entries=max_entries)
     assert found[0] == "won" and found[1] > nodes
     assert state.log[: len(ops)] == ops  # through that position, then on to the win
-    replayed = state_of(position, digs=False)
+    replayed = fresh()
     for op in state.log:
         replayed.play(op_code(op))
     assert replayed.on == replayed.goal
     # the later searches count too: short of them, unknown, and the state as it was
-    short_state = state_of(position, digs=False)
+    short_state = fresh()
     short = layered_search(short_state, nodes + 1, None, None, True, max_entries=max_entries)
     assert short[0] == "unknown" and short[1] > nodes and short_state.log == []
     with pytest.raises(ValueError, match="max_entries"):
-        _core.layered(state_of(position, digs=False), 100, max_entries=0)
+        _core.layered(fresh(), 100, max_entries=0)
 
 
 @needs_core
