@@ -27,6 +27,7 @@ from intrigue.position import DEAL_MODES
 from intrigue.progress import ProgressBar, SearchProgress
 from intrigue.solver import DEFAULT_MAX_NODES, solve
 from intrigue.solver.dfs import kept_layer
+from intrigue.solver.order import ORDER_TEST_CARDS
 from intrigue.solver.rollouts import END_NODES, SEED
 from intrigue.stats import SEEDED, Search, checkpoint_of, parse_range, run_stats
 from intrigue.variants import GAME_IDS, find_variant
@@ -226,6 +227,7 @@ SEARCH_FLAGS: dict[Search, str] = {
     "layered": "--layered",
     "rollouts": "--rollouts-only",
     "frontier": "--frontier-only",
+    "order": "--order-only",
 }
 """The ``intrigue stats`` flag of each search but the full solve's."""
 
@@ -260,7 +262,13 @@ def cmd_stats(args: argparse.Namespace) -> dict[str, Any]:
             mode=args.mode,
             jobs=jobs,
             out=args.out,
-            max_nodes=positive_int(args.max_nodes, "--max-nodes"),
+            max_nodes=(
+                positive_int(args.max_nodes, "--max-nodes")
+                if args.max_nodes is not None
+                else ORDER_TEST_CARDS
+                if search == "order"
+                else DEFAULT_MAX_NODES
+            ),
             scheduler=args.scheduler,
             progress=bar,
             on_search=bar.searching,
@@ -371,6 +379,9 @@ def print_stats(data: dict[str, Any]) -> str:
             else f"the frontier proof, which never finds a win, did not prove the unknown "
             f"deals lost within {data['max_nodes']} positions and states"
             if data["search"] == "frontier"
+            else f"the order test, which never finds a win, found no card of the unknown "
+            f"deals that can never go up among the {data['max_nodes']} deepest"
+            if data["search"] == "order"
             else f"the unknown deals ran out of memory before the limit of {data['max_nodes']} "
             "positions"
             if data["unknown_out_of_memory"] == data["unknown"]
@@ -453,8 +464,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--max-nodes",
-        default=str(DEFAULT_MAX_NODES),
-        help=f"per-deal search limit (default {DEFAULT_MAX_NODES})",
+        default=None,
+        help=f"per-deal search limit (default {DEFAULT_MAX_NODES}; with --order-only, "
+        f"the cards tried, default {ORDER_TEST_CARDS})",
     )
     how = p.add_mutually_exclusive_group()
     how.add_argument(
@@ -481,6 +493,14 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="manual mode: give the whole limit to the frontier proof (the column test "
         "from every first position past each base), which proves losses and never finds a win",
+    )
+    how.add_argument(
+        "--order-only",
+        action="store_true",
+        help="manual mode, Intrigue, Laggard Lady, Glencoe: only the order test (a card no "
+        "line can send up, by when cards can leave their columns; needs intrigue[proofs]), "
+        "which proves losses and never finds a win; --max-nodes is then the number of cards "
+        "it tries, deepest first (default 16)",
     )
     p.add_argument(
         "--seed",

@@ -37,12 +37,12 @@ from intrigue.solver.rollouts import END_NODES, SEED
 from intrigue.variants import find_variant
 
 Record = dict[str, Any]
-Search = Literal["full", "exhaustive", "layered", "rollouts", "frontier"]
+Search = Literal["full", "exhaustive", "layered", "rollouts", "frontier", "order"]
 """How a manual deal is searched: ``solve``'s whole plan, only the exhaustive
 search (which proves losses), the same search layer by layer (the same
 positions in far less memory, for the largest proofs), only the rollouts
-over the deal (which find hard wins and never prove a loss), or only the
-frontier proof (which proves losses and never finds a win)."""
+over the deal (which find hard wins and never prove a loss), only the
+frontier proof, or only the order test (both prove losses and never find a win)."""
 SEARCHES: tuple[Search, ...] = get_args(Search)
 EXHAUSTIVE: tuple[Search, ...] = ("exhaustive", "layered")
 """The searches that give the whole limit to the exhaustive search (no probes)."""
@@ -128,6 +128,8 @@ def solve_deal(task: Task, on_progress: Callable[[int], None] | None = None) -> 
     ``on_progress`` is :func:`~intrigue.solver.solve`'s, where it runs here.
     """
     game, deal, mode, max_nodes, search, seed, end_nodes, checkpoint = task
+    if search == "order":
+        return _order_test(game, deal, mode, max_nodes, on_progress)
     result = solve(
         Position.start(game, deal, mode),
         max_nodes=max_nodes,
@@ -183,6 +185,45 @@ def solve_deal(task: Task, on_progress: Callable[[int], None] | None = None) -> 
     return record
 
 
+def _order_test(
+    game: str,
+    deal: int,
+    mode: str,
+    max_nodes: int | None,
+    on_progress: Callable[[int], None] | None,
+) -> Record:
+    """The order test alone on one manual deal: ``max_nodes`` (if given) is the
+    number of cards it tries, deepest first; ``on_progress`` hears each card."""
+    from intrigue.solver.order import ORDER_TEST_CARDS, blocked_card
+
+    cards = ORDER_TEST_CARDS if max_nodes is None else max_nodes
+    started = time.perf_counter()
+    tried = 0
+
+    def on_card(done: int, _total: int) -> None:
+        nonlocal tried
+        tried = done
+        if on_progress is not None:
+            on_progress(done)
+
+    card = blocked_card(Position.start(game, deal, mode), cards=cards, on_card=on_card)
+    record: Record = {
+        "game": game,
+        "deal": deal,
+        "mode": mode,
+        "verdict": "unknown" if card is None else "lost",
+        "nodes": tried,  # cards tried: the test counts no positions
+        "seconds": round(time.perf_counter() - started, 6),
+        "best": None,  # the test does not know how many cards can go up
+        "length": None,
+        "max_nodes": max_nodes,
+        "search": "order",
+    }
+    if card is not None:
+        record["blocked_card"] = list(card)
+    return record
+
+
 def checkpoint_of(checkpoint: str | Path, game: str, mode: str, deal: int) -> Path:
     """The directory under ``checkpoint`` where a deal's search by layers is kept."""
     return Path(checkpoint) / f"{game}-{mode}-{deal}"
@@ -218,8 +259,8 @@ def searched(record: Record) -> tuple[Search, int | None, int | None]:
     of the rollouts."""
     if record.get("probes") is False:
         return "layered" if record.get("search") == "layered" else "exhaustive", None, None
-    if record.get("search") == "frontier":
-        return "frontier", None, None
+    if record.get("search") in ("frontier", "order"):
+        return record["search"], None, None
     search: Search = "rollouts" if record.get("search") == "rollouts" else "full"
     seed = record.get("seed", SEED)
     end_nodes = record.get("end_nodes", END_NODES)
@@ -372,6 +413,15 @@ def run_stats(
             f"the frontier proof does not cover {variant.name}: its cards build down, "
             "which the column test it rests on does not follow"
         )
+    if search == "order" and (variant.build_down or variant.vacant_column_any_time):
+        raise UnknownVariantError(
+            f"the order test does not cover {variant.name}: "
+            + (
+                "its cards build down"
+                if variant.build_down
+                else "its vacant columns take cards during the deal"
+            )
+        )
     if not 1 <= first <= last < MAX_DEAL:
         raise DealNumberError(f"bad deal range {first}-{last}")
     path = Path(out) if out is not None else None
@@ -464,7 +514,7 @@ def summarise(records: list[Record]) -> dict[str, Any]:
         if r["verdict"] == "lost"
         and r.get("blocked") is None
         and r.get("blocked_ranks") is None
-        and r.get("search") != "frontier"
+        and r.get("search") not in ("frontier", "order")
     ]
     lost_best = [int(r["best"]) for r in exhaustive if r["best"] is not None]
     n = len(records)

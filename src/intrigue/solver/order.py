@@ -1,0 +1,403 @@
+"""The order test: a card that no line can ever send to a pile (manual mode).
+
+A loss proof for a whole manual deal of Intrigue, Laggard Lady or Glencoe,
+from its start, that looks at *when* cards leave their columns rather than at
+positions.  For a chosen card *x* it asks a constraint solver (OR-tools CP-SAT)
+whether the timings of any line could let *x* go up: first while cards are
+still dealt, then after the whole pack is dealt.  The model keeps, for every
+card and every number of cards dealt, whether it has left its column; what
+every real line must satisfy is written as constraints on those times (a card
+leaves only from the top of its column, the piles never hold more of a rank
+than of the rank below, piles open only as the game allows, a card parked
+after the deal needs a column of its own).  If neither case has a solution, no
+line sends *x* up, and the deal is lost.  ``docs/solver.md``, "The order
+test", gives the proof that every real line is a solution.
+
+The model needs OR-tools (``pip install 'intrigue[proofs]'``); the rest of the
+package does not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from intrigue.cards import RANK_OF, SUIT_OF
+from intrigue.errors import IntrigueError, UnknownVariantError
+from intrigue.position import Position
+from intrigue.solver.rules import OPEN_PER_BASE, OPEN_PER_BASE_SUIT, Tables, tables_for
+
+ORDER_TEST_SECONDS = 120.0
+"""The most seconds the solver gets for each case of each card."""
+ORDER_TEST_CARDS = 16
+"""How many cards the test tries by default: those with most cards dealt on
+them in their column first (they wait longest)."""
+
+Timing = dict[int, int | None]
+"""When each card (by its place in the deal order) left its column: the number
+of cards dealt by then, ``None`` for still there; for :meth:`OrderModel.fits`."""
+
+
+class OrderTestUnavailable(IntrigueError, ImportError):
+    """The order test needs OR-tools, which is not installed."""
+
+
+def _cp_model() -> Any:
+    try:
+        from ortools.sat.python import cp_model
+    except ImportError as error:  # pragma: no cover - depends on the installation
+        raise OrderTestUnavailable(
+            "the order test needs OR-tools: pip install 'intrigue[proofs]'"
+        ) from error
+    return cp_model
+
+
+@dataclass(frozen=True)
+class Deal:
+    """A manual deal as the order test sees it: the pack in deal order, each
+    column's cards (places in the deal order, bottom first), and the rules."""
+
+    tables: Tables
+    order: tuple[int, ...]
+    columns: tuple[tuple[int, ...], ...]
+
+    @classmethod
+    def of(cls, position: Position) -> Deal:
+        """The deal of ``position``, which must be the start of a manual deal
+        of a game whose vacant columns wait for the pack and whose cards never
+        build down (Intrigue, Laggard Lady, Glencoe)."""
+        tables = tables_for(position.variant)
+        if tables.build_down or tables.vacant_any_time:
+            raise UnknownVariantError(
+                f"the order test does not cover {position.variant.name}: "
+                + (
+                    "its cards build down"
+                    if tables.build_down
+                    else "its vacant columns take cards during the deal"
+                )
+            )
+        if position.mode != "manual" or position.dealt != 1 or any(position.piles):
+            raise ValueError("the order test starts from the first position of a manual deal")
+        columns: list[list[int]] = []
+        for i, card in enumerate(position.order):
+            if RANK_OF[card] == tables.base_rank:
+                columns.append([])
+            else:
+                columns[-1].append(i)
+        return cls(tables, tuple(position.order), tuple(tuple(c) for c in columns))
+
+    def rank(self, i: int) -> int:
+        return RANK_OF[self.order[i]]
+
+    def where(self, i: int) -> tuple[int, int]:
+        """Column (0-based) and place in it (0 = on the base) of card ``i``."""
+        for j, column in enumerate(self.columns):
+            if i in column:
+                return j, column.index(i)
+        raise ValueError(f"card {i} of the deal is a base")
+
+    def deepest(self) -> list[int]:
+        """Every card but the bases, most cards dealt onto it in its column first."""
+        cards = [(len(c) - p, i) for c in self.columns for p, i in enumerate(c)]
+        return [i for _, i in sorted(cards, key=lambda t: (-t[0], t[1]))]
+
+
+class OrderModel:
+    """The constraints every line of ``deal`` meets if card ``x`` goes up
+    while cards are still dealt (``after_deal=False``) or once the pack is
+    dealt (``after_deal=True``).
+
+    ``left[i, s]`` is true when card ``i`` (its place in the deal order) has
+    left its column once ``s`` cards are dealt, for ``s`` from its own deal to
+    the pack less one; after the deal, ``gone[i]`` says it has left before
+    ``x`` goes up, and ``parked[i]`` that it waits on a vacant column then.
+    """
+
+    def __init__(self, deal: Deal, x: int, *, after_deal: bool) -> None:
+        cp = _cp_model()
+        self.deal, self.x, self.after_deal = deal, x, after_deal
+        self.model = m = cp.CpModel()
+        n = len(deal.order)
+        self.last = n - 1  # the last count of cards dealt with a card still to come
+        tables = deal.tables
+        self.cards = [i for i in range(n) if tables.prev[deal.rank(i)] >= 0]
+        self.left: dict[tuple[int, int], Any] = {}
+        for i in self.cards:
+            before = None
+            for s in range(i + 1, n):
+                v = m.NewBoolVar(f"left{i}@{s}")
+                if before is not None:
+                    m.AddImplication(before, v)  # what has left never comes back
+                before = v
+                self.left[i, s] = v
+        self._leaving: dict[tuple[int, int], Any] = {}
+        self._stack_during_deal()
+        self._piles_during_deal()
+        self._order_within_a_count()
+        if after_deal:
+            self._after_deal()
+        elif (x, self.last) in self.left:
+            m.Add(self.left[x, self.last] == 1)
+        else:
+            m.AddBoolOr([])  # the last card dealt leaves only after the deal
+
+    # ------------------------------------------------------------- helpers
+
+    def was_left(self, i: int, s: int) -> Any:
+        """Card ``i`` has left its column once ``s`` cards are dealt (0 before its deal)."""
+        return self.left[i, s] if (i, s) in self.left else 0
+
+    def leaves_at(self, i: int, s: int) -> Any:
+        """Card ``i`` leaves its column while exactly ``s`` cards are dealt."""
+        if (i, s) not in self.left:
+            return 0
+        if (i, s - 1) not in self.left:
+            return self.left[i, s]
+        if (i, s) not in self._leaving:
+            v = self.model.NewBoolVar(f"leaves{i}@{s}")
+            now, before = self.left[i, s], self.left[i, s - 1]
+            self.model.AddBoolAnd([now, before.Not()]).OnlyEnforceIf(v)
+            self.model.AddBoolOr([now.Not(), before, v])
+            self._leaving[i, s] = v
+        return self._leaving[i, s]
+
+    def up(self, rank_or_card: Callable[[int], bool], s: int) -> Any:
+        """How many cards that ``rank_or_card`` picks are up once ``s`` cards
+        are dealt (during the deal nothing is parked, so a card that left is up)."""
+        return sum(self.left[i, s] for i in self.cards if (i, s) in self.left and rank_or_card(i))
+
+    def _of_rank(self, rank: int) -> Callable[[int], bool]:
+        return lambda i: self.deal.rank(i) == rank
+
+    def _bases_dealt(self, s: int, suit: int | None = None) -> int:
+        base = self.deal.tables.base_rank
+        return sum(
+            1
+            for card in self.deal.order[:s]
+            if RANK_OF[card] == base and (suit is None or SUIT_OF[card] == suit)
+        )
+
+    # --------------------------------------------------------- constraints
+
+    def _stack_during_deal(self) -> None:
+        """Only a column's top leaves it: if ``i`` has left while ``k``, dealt
+        onto it later, is still there, ``i`` left before ``k`` was dealt."""
+        m = self.model
+        for column in self.deal.columns:
+            for a, i in enumerate(column):
+                for k in column[a + 1 :]:
+                    earlier = self.was_left(i, k)
+                    for s in range(k + 1, self.last + 1):
+                        if isinstance(earlier, int):
+                            m.AddImplication(self.left[i, s], self.left[k, s])
+                        else:
+                            m.AddBoolOr([self.left[i, s].Not(), earlier, self.left[k, s]])
+
+    def _opening_limits(self, count: Callable[[Callable[[int], bool]], Any], s: int) -> None:
+        """Piles open only as the game allows, with ``s`` cards dealt."""
+        tables, m = self.deal.tables, self.model
+        openers = [r for r in range(14) if tables.prev[r] == 0]
+        for rank in openers:
+            if tables.open_rule == OPEN_PER_BASE:
+                m.Add(count(self._of_rank(rank)) <= self._bases_dealt(s))
+            elif tables.open_rule == OPEN_PER_BASE_SUIT:
+                for suit in range(4):
+                    picks = self._suited(rank, suit)
+                    m.Add(count(picks) <= self._bases_dealt(s, suit))
+
+    def _suited(self, rank: int, suit: int) -> Callable[[int], bool]:
+        return lambda i: self.deal.rank(i) == rank and SUIT_OF[self.deal.order[i]] == suit
+
+    def _chains(self, count: Callable[[Callable[[int], bool]], Any]) -> None:
+        """No pile row holds more cards of a rank than of the rank below it."""
+        prev = self.deal.tables.prev
+        for rank in range(14):
+            if prev[rank] > 0:
+                self.model.Add(count(self._of_rank(rank)) <= count(self._of_rank(prev[rank])))
+
+    def _piles_during_deal(self) -> None:
+        for s in range(1, self.last + 1):
+            count = partial(self.up, s=s)
+            self._chains(count)
+            self._opening_limits(count, s)
+
+    def _order_within_a_count(self) -> None:
+        """Between two deals, the cards leaving one column leave top first.
+
+        So when ``k`` goes up, those above it that leave at the same count are
+        up already and those below it are not yet: for every rank ``q``, the
+        piles then hold at least the ``q`` already up before this count plus
+        those among ``k`` and the cards above it, and at most the ``prev(q)``
+        up by the end of this count less those below it.  Written for ``x``'s
+        column, where the test needs it.
+        """
+        m, prev, deal = self.model, self.deal.tables.prev, self.deal
+        column = deal.columns[deal.where(self.x)[0]]
+        for s in range(1, self.last + 1):
+            here = [i for i in column if i + 1 <= s]
+            for place, k in enumerate(here):
+                leaves = self.leaves_at(k, s)
+                if isinstance(leaves, int):
+                    continue
+                for q in range(14):
+                    p = prev[q]
+                    if p <= 0:
+                        continue
+                    above = [i for i in here[place:] if deal.rank(i) == q]
+                    below = [i for i in here[:place] if deal.rank(i) == p]
+                    if not above or (not below and (len(above) < 2 or deal.rank(k) != q)):
+                        continue  # no stronger than the chain at the end of the count
+                    already = self.up(self._of_rank(q), s - 1) if s > 1 else 0
+                    m.Add(
+                        already + sum(self.leaves_at(i, s) for i in above)
+                        <= self.up(self._of_rank(p), s) - sum(self.leaves_at(i, s) for i in below)
+                    ).OnlyEnforceIf(leaves)
+
+    def _after_deal(self) -> None:
+        """``x`` is still in its column when the last card is dealt; look at the
+        moment it leaves it, to a pile or to a vacant column."""
+        m, deal, x = self.model, self.deal, self.x
+        if (x, self.last) in self.left:
+            m.Add(self.left[x, self.last] == 0)
+        self.gone: dict[int, Any] = {}
+        self.parked: dict[int, Any] = {}
+        ups: dict[int, Any] = {}
+        for i in self.cards:
+            if i == x:
+                continue
+            gone, parked, up = (m.NewBoolVar(f"{name}{i}") for name in ("gone", "parked", "up"))
+            during = self.was_left(i, self.last)
+            if not isinstance(during, int):
+                m.AddImplication(during, gone)
+                m.AddImplication(during, parked.Not())  # nothing is parked during the deal
+            m.AddImplication(parked, gone)
+            m.AddBoolAnd([gone, parked.Not()]).OnlyEnforceIf(up)
+            m.AddBoolOr([gone.Not(), parked, up])
+            self.gone[i], self.parked[i], ups[i] = gone, parked, up
+        xcol, xplace = deal.where(x)
+        for k in deal.columns[xcol][xplace + 1 :]:
+            m.Add(self.gone[k] == 1)
+        # Only a column's top leaves it (then or during the deal).
+        for column in deal.columns:
+            for a, i in enumerate(column):
+                if i == x:
+                    continue
+                for k in column[a + 1 :]:
+                    earlier = self.was_left(i, k)
+                    still = [earlier] if not isinstance(earlier, int) else []
+                    if k == x:
+                        m.AddBoolOr([self.gone[i].Not(), *still])
+                    else:
+                        m.AddBoolOr([self.gone[i].Not(), *still, self.gone[k]])
+        # A parked card lies alone on a column whose own cards have all left.
+        vacant: list[Any] = []
+        for j, column in enumerate(deal.columns):
+            if j == xcol:
+                continue
+            if not column:
+                vacant.append(1)
+                continue
+            v = m.NewBoolVar(f"vacant{j}")
+            for i in column:
+                m.AddImplication(v, self.gone[i])
+            vacant.append(v)
+        # x leaves its column now: to a pile that takes it, or to a vacant
+        # column of its own (it may go up from there later).
+        x_parked = self.x_parked = m.NewBoolVar("x_parked")
+        m.Add(sum(self.parked.values()) + x_parked <= sum(vacant))
+
+        def count(picks: Callable[[int], bool]) -> Any:
+            return sum(u for i, u in ups.items() if picks(i))
+
+        self._chains(count)
+        n = len(deal.order)
+        self._opening_limits(count, n)
+        rank, prev = deal.rank(x), deal.tables.prev
+        if prev[rank] > 0:  # a pile waits for x
+            m.Add(count(self._of_rank(prev[rank])) >= count(self._of_rank(rank)) + 1).OnlyEnforceIf(
+                x_parked.Not()
+            )
+        elif deal.tables.open_rule == OPEN_PER_BASE:  # a pile of x's kind may still open
+            m.Add(count(self._of_rank(rank)) + 1 <= self._bases_dealt(n)).OnlyEnforceIf(
+                x_parked.Not()
+            )
+        elif deal.tables.open_rule == OPEN_PER_BASE_SUIT:
+            suit = SUIT_OF[deal.order[x]]
+            m.Add(count(self._suited(rank, suit)) + 1 <= self._bases_dealt(n, suit)).OnlyEnforceIf(
+                x_parked.Not()
+            )
+
+    # ------------------------------------------------------------- solving
+
+    def solve(self, seconds: float) -> bool | None:
+        """Whether some timing meets every constraint: ``False`` is a proof that
+        none does, ``None`` that the solver ran out of time."""
+        cp = _cp_model()
+        solver = cp.CpSolver()
+        solver.parameters.max_time_in_seconds = seconds
+        solver.parameters.num_workers = 1  # the same answer, and the same work, every run
+        status = solver.Solve(self.model)
+        if status in (cp.OPTIMAL, cp.FEASIBLE):
+            return True
+        if status == cp.INFEASIBLE:
+            return False
+        return None
+
+    def fits(self, timing: Timing, parked: Iterable[int] = ()) -> bool:
+        """Whether the times at which a real line's cards left their columns
+        (``timing``; ``parked``: the cards waiting on vacant columns when ``x``
+        goes up) meet the model: every real line must (the test's soundness)."""
+        m = self.model
+        for (i, s), v in self.left.items():
+            t = timing.get(i)
+            m.Add(v == int(t is not None and t <= s))
+        if self.after_deal:
+            waiting = set(parked)
+            for i, v in self.gone.items():
+                m.Add(v == int(timing.get(i) is not None))
+                m.Add(self.parked[i] == int(i in waiting))
+        return self.solve(60.0) is True
+
+
+def card_never_goes_up(deal: Deal, x: int, *, seconds: float = ORDER_TEST_SECONDS) -> bool | None:
+    """``True`` if no line sends card ``x`` (its place in the deal order) up,
+    ``False`` if the model cannot rule it out, ``None`` if the solver ran out
+    of time."""
+    answers = []
+    for after_deal in (False, True):
+        answer = OrderModel(deal, x, after_deal=after_deal).solve(seconds)
+        if answer is True:
+            return False
+        answers.append(answer)
+    return True if answers == [False, False] else None
+
+
+def blocked_card(
+    position: Position,
+    *,
+    cards: int = ORDER_TEST_CARDS,
+    seconds: float = ORDER_TEST_SECONDS,
+    on_card: Callable[[int, int], None] | None = None,
+) -> tuple[int, int] | None:
+    """A card of the manual deal that starts at ``position`` which no line can
+    send up, as (column, place above the base), both counted from 1; ``None``
+    if none of the ``cards`` deepest is proved so (which never means "won").
+
+    ``on_card(tried, cards)`` hears each card tried.
+
+    Raises:
+        UnknownVariantError: for Salic Law and Faerie Queen.
+        ValueError: for a position that is not the start of a manual deal.
+        OrderTestUnavailable: without OR-tools.
+    """
+    deal = Deal.of(position)
+    candidates: Sequence[int] = deal.deepest()[:cards]
+    for tried, x in enumerate(candidates, 1):
+        if on_card is not None:
+            on_card(tried, len(candidates))
+        if card_never_goes_up(deal, x, seconds=seconds):
+            column, place = deal.where(x)
+            return column + 1, place + 1
+    return None

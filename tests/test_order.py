@@ -1,0 +1,138 @@
+"""The order test (intrigue.solver.order): every real line meets its model, so
+a card it proves can never go up really never does; and it says what it cannot do."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import event, given, settings
+
+from intrigue.cli import main
+from intrigue.errors import UnknownVariantError
+from intrigue.notation import Move
+from intrigue.position import Position
+from intrigue.solver import solve
+from intrigue.solver.order import Deal, OrderModel, card_never_goes_up
+from play import small_deals
+from test_solver import brute_force
+
+pytest.importorskip("ortools")
+
+
+def line_timings(start: Position, moves: tuple[Move, ...]) -> tuple[dict[int, int], list[int]]:
+    """When each card of a line left its own column (the cards dealt by then),
+    by its place in the deal order, and the cards in the order they left."""
+    place = {card: i for i, card in enumerate(start.order)}
+    left: dict[int, int] = {}
+    leaving: list[int] = []
+    position = start
+    for move in moves:
+        if move.source:
+            i = place[position.columns[move.source - 1][-1]]
+            if i not in left:  # a card's first move takes it from its own column
+                left[i] = position.dealt
+                leaving.append(i)
+        position = position.apply(move)
+    return left, leaving
+
+
+def parked_when(start: Position, moves: tuple[Move, ...], x: int) -> list[int]:
+    """The cards lying on a column not their own when card ``x`` goes up."""
+    place = {card: i for i, card in enumerate(start.order)}
+    deal = Deal.of(start)
+    position = start
+    for move in moves:
+        if move.source and place[position.columns[move.source - 1][-1]] == x:
+            return [
+                place[card]
+                for j, column in enumerate(position.columns)
+                for card in column[1:]
+                if deal.where(place[card])[0] != j
+            ]
+        position = position.apply(move)
+    raise AssertionError(f"card {x} never goes up")
+
+
+@pytest.mark.parametrize(
+    ("game", "deal"), [("intrigue", 1), ("laggard-lady", 2), ("glencoe", 2), ("intrigue", 4)]
+)
+def test_every_winning_line_meets_the_model(game, deal):
+    """The soundness of the test, on real lines: the times at which a won line's
+    cards leave their columns meet the model of each card tried, in the case
+    (while dealing, or after) the line plays it."""
+    start = Position.start(game, deal, "manual")
+    result = solve(start, max_nodes=2_000_000)
+    assert result.verdict == "won" and result.moves is not None
+    left, leaving = line_timings(start, result.moves)
+    size = len(start.order)
+    model = Deal.of(start)
+    after = [x for x in leaving if left[x] == size]
+    during = [x for x in leaving if left[x] < size]
+    tried = 0
+    for x in (*model.deepest()[:2], *during[-2:], *after[:1], *after[-1:]):
+        if left[x] < size:
+            assert OrderModel(model, x, after_deal=False).fits(left), (game, deal, x)
+        else:
+            before = leaving[: leaving.index(x)]
+            timing = {i: left[i] for i in before}
+            parked = parked_when(start, result.moves, x)
+            assert OrderModel(model, x, after_deal=True).fits(timing, parked), (game, deal, x)
+        tried += 1
+    assert tried == 6
+
+
+def test_a_line_that_breaks_a_rule_does_not_fit():
+    """The model is not empty: a timing no line can play (a card leaving its
+    column from under the card dealt on it, which stays) is rejected."""
+    start = Position.start("intrigue", 1, "manual")
+    deal = Deal.of(start)
+    column = next(c for c in deal.columns if len(c) >= 2)
+    under, above = column[0], column[1]
+    assert not OrderModel(deal, above, after_deal=True).fits({under: above + 1})
+
+
+def test_intrigue_1545s_buried_two_never_goes_up():
+    """Intrigue 1545's fifth column takes 71 cards; the Two seventh from its
+    base can go up neither while cards are dealt nor after (docs/solver.md,
+    "The order test"), so the deal is lost -- and with it Laggard Lady's and
+    Glencoe's 1545, narrower games."""
+    deal = Deal.of(Position.start("intrigue", 1545, "manual"))
+    x = deal.columns[4][6]
+    assert deal.rank(x) == 2
+    assert card_never_goes_up(deal, x) is True
+
+
+def test_what_the_order_test_does_not_cover():
+    with pytest.raises(UnknownVariantError, match="build down"):
+        Deal.of(Position.start("faerie-queen", 1, "manual"))
+    with pytest.raises(UnknownVariantError, match="during the deal"):
+        Deal.of(Position.start("salic-law", 1, "manual"))
+    with pytest.raises(ValueError, match="first position of a manual deal"):
+        Deal.of(Position.start("intrigue", 1, "auto"))
+    with pytest.raises(ValueError, match="first position of a manual deal"):
+        Deal.of(Position.start("intrigue", 1, "manual").apply(Move.parse("d")))
+
+
+def test_stats_order_only_refuses_the_games_it_does_not_cover(capsys):
+    code = main(
+        ["stats", "--game", "salic-law", "--mode", "manual", "--deals", "1-1", "--order-only"]
+    )
+    assert code != 0
+    err = capsys.readouterr().err
+    assert "order test does not cover Salic Law" in err
+
+
+@settings(max_examples=60, deadline=None)
+@given(small_deals(bases=(2, 4), staircases=(3, 5), steps=(2, 5), modes=("manual",), moves=0))
+def test_a_card_that_never_goes_up_means_lost(position: Position) -> None:
+    """On small deals that the engine-only brute force decides: a card the test
+    says can never go up makes the deal lost."""
+    if position.variant.vacant_column_any_time:
+        event("Salic Law: not covered")
+        return
+    deal = Deal.of(position)
+    blocked = [x for x in deal.deepest() if card_never_goes_up(deal, x, seconds=10)]
+    truth = brute_force(position, 50_000)
+    event(f"blocked: {bool(blocked)}, truth: {truth}")
+    if blocked:
+        assert truth in ("lost", "unknown"), f"cards {blocked} never go up, but won"
+        assert solve(position, max_nodes=2_000_000).verdict != "won"
