@@ -136,3 +136,18 @@ def test_a_card_that_never_goes_up_means_lost(position: Position) -> None:
     if blocked:
         assert truth in ("lost", "unknown"), f"cards {blocked} never go up, but won"
         assert solve(position, max_nodes=2_000_000).verdict != "won"
+
+
+def test_the_cards_under_most_pressure_are_tried_first():
+    """Intrigue 9879: six of the eight Fives and four of the eight Sevens lie
+    under the Nine 26th from the base of column 4, so while it waits at most two
+    Five-piles are open and four Six-piles pass the Seven; of the 38 cards
+    dealt onto it, five Fours and five Kings (two of each can be up), and five
+    Tens (four), leave seven that the piles cannot hold."""
+    deal = Deal.of(Position.start("intrigue", 9879, "manual"))
+    nine = deal.columns[3][25]
+    assert deal.rank(nine) == 9
+    assert deal.pressure(nine) == 7
+    assert nine in deal.candidates()[:16]
+    assert deal.pressure(deal.columns[3][-1]) == 0  # nothing dealt onto the top card
+    assert sorted(deal.candidates()) == sorted(deal.deepest())

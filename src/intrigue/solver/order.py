@@ -103,6 +103,34 @@ class Deal:
         cards = [(len(c) - p, i) for c in self.columns for p, i in enumerate(c)]
         return [i for _, i in sorted(cards, key=lambda t: (-t[0], t[1]))]
 
+    def pressure(self, x: int) -> int:
+        """How many of the cards dealt onto ``x`` in its column the piles cannot
+        hold while ``x`` waits, counting only the cards under ``x``: a staircase
+        passes a rank no more times than there are cards of that rank and of
+        every rank below it not under ``x``.  Those cards must wait parked, one
+        to a column, when ``x`` leaves after the deal, so a card whose pressure
+        comes near the other columns is the one to try first.  Only an order of
+        trial: the model decides."""
+        column, place = self.where(x)
+        under = [self.rank(i) for i in self.columns[column][:place]] + [self.rank(x)]
+        above = [self.rank(i) for i in self.columns[column][place + 1 :]]
+        prev, copies = self.tables.prev, len(self.order) // 13
+        cap = [copies] * 14
+        for rank in range(14):
+            if prev[rank] >= 0:
+                chain, r = [], rank
+                while r > 0:
+                    chain.append(r)
+                    r = prev[r]
+                cap[rank] = min(copies - under.count(r) for r in chain)
+        return sum(max(0, above.count(r) - cap[r]) for r in set(above))
+
+    def candidates(self) -> list[int]:
+        """Every card but the bases, in the order the test tries them: most
+        pressure first, then most cards dealt onto it."""
+        depth = {i: d for d, i in enumerate(self.deepest())}
+        return sorted(depth, key=lambda i: (-self.pressure(i), depth[i]))
+
 
 class OrderModel:
     """The constraints every line of ``deal`` meets if card ``x`` goes up
@@ -258,27 +286,34 @@ class OrderModel:
     def _after_deal(self) -> None:
         """``x`` is still in its column when the last card is dealt; look at the
         moment it leaves it, to a pile or to a vacant column."""
-        m, deal, x = self.model, self.deal, self.x
+        m, x = self.model, self.x
         if (x, self.last) in self.left:
             m.Add(self.left[x, self.last] == 0)
-        self.gone: dict[int, Any] = {}
-        self.parked: dict[int, Any] = {}
+        self.gone, self.parked = self._moment(x)
+
+    def _moment(self, x: int) -> tuple[dict[int, Any], dict[int, Any]]:
+        """Variables and constraints of the moment, after the deal, when ``x``
+        leaves its column: which cards have left their columns by then, which
+        of them wait parked."""
+        m, deal = self.model, self.deal
+        gone: dict[int, Any] = {}
+        parked: dict[int, Any] = {}
         ups: dict[int, Any] = {}
         for i in self.cards:
             if i == x:
                 continue
-            gone, parked, up = (m.NewBoolVar(f"{name}{i}") for name in ("gone", "parked", "up"))
+            g, pk, up = (m.NewBoolVar(f"{name}{i}@{x}") for name in ("gone", "parked", "up"))
             during = self.was_left(i, self.last)
             if not isinstance(during, int):
-                m.AddImplication(during, gone)
-                m.AddImplication(during, parked.Not())  # nothing is parked during the deal
-            m.AddImplication(parked, gone)
-            m.AddBoolAnd([gone, parked.Not()]).OnlyEnforceIf(up)
-            m.AddBoolOr([gone.Not(), parked, up])
-            self.gone[i], self.parked[i], ups[i] = gone, parked, up
+                m.AddImplication(during, g)
+                m.AddImplication(during, pk.Not())  # nothing is parked during the deal
+            m.AddImplication(pk, g)
+            m.AddBoolAnd([g, pk.Not()]).OnlyEnforceIf(up)
+            m.AddBoolOr([g.Not(), pk, up])
+            gone[i], parked[i], ups[i] = g, pk, up
         xcol, xplace = deal.where(x)
         for k in deal.columns[xcol][xplace + 1 :]:
-            m.Add(self.gone[k] == 1)
+            m.Add(gone[k] == 1)
         # Only a column's top leaves it (then or during the deal).
         for column in deal.columns:
             for a, i in enumerate(column):
@@ -288,9 +323,9 @@ class OrderModel:
                     earlier = self.was_left(i, k)
                     still = [earlier] if not isinstance(earlier, int) else []
                     if k == x:
-                        m.AddBoolOr([self.gone[i].Not(), *still])
+                        m.AddBoolOr([gone[i].Not(), *still])
                     else:
-                        m.AddBoolOr([self.gone[i].Not(), *still, self.gone[k]])
+                        m.AddBoolOr([gone[i].Not(), *still, gone[k]])
         # A parked card lies alone on a column whose own cards have all left.
         vacant: list[Any] = []
         for j, column in enumerate(deal.columns):
@@ -299,35 +334,38 @@ class OrderModel:
             if not column:
                 vacant.append(1)
                 continue
-            v = m.NewBoolVar(f"vacant{j}")
+            v = m.NewBoolVar(f"vacant{j}@{x}")
             for i in column:
-                m.AddImplication(v, self.gone[i])
+                m.AddImplication(v, gone[i])
             vacant.append(v)
         # x leaves its column now: to a pile that takes it, or to a vacant
         # column of its own (it may go up from there later).
-        x_parked = self.x_parked = m.NewBoolVar("x_parked")
-        m.Add(sum(self.parked.values()) + x_parked <= sum(vacant))
+        x_parked = m.NewBoolVar(f"parked{x}@{x}")
+        m.Add(sum(parked.values()) + x_parked <= sum(vacant))
 
         def count(picks: Callable[[int], bool]) -> Any:
             return sum(u for i, u in ups.items() if picks(i))
 
-        self._chains(count)
+        for rank in range(14):
+            below = deal.tables.prev[rank]
+            if below > 0:
+                m.Add(count(self._of_rank(rank)) <= count(self._of_rank(below)))
         n = len(deal.order)
         self._opening_limits(count, n)
         rank, prev = deal.rank(x), deal.tables.prev
+        to_pile = x_parked.Not()
         if prev[rank] > 0:  # a pile waits for x
             m.Add(count(self._of_rank(prev[rank])) >= count(self._of_rank(rank)) + 1).OnlyEnforceIf(
-                x_parked.Not()
+                to_pile
             )
         elif deal.tables.open_rule == OPEN_PER_BASE:  # a pile of x's kind may still open
-            m.Add(count(self._of_rank(rank)) + 1 <= self._bases_dealt(n)).OnlyEnforceIf(
-                x_parked.Not()
-            )
+            m.Add(count(self._of_rank(rank)) + 1 <= self._bases_dealt(n)).OnlyEnforceIf(to_pile)
         elif deal.tables.open_rule == OPEN_PER_BASE_SUIT:
             suit = SUIT_OF[deal.order[x]]
             m.Add(count(self._suited(rank, suit)) + 1 <= self._bases_dealt(n, suit)).OnlyEnforceIf(
-                x_parked.Not()
+                to_pile
             )
+        return gone, parked
 
     # ------------------------------------------------------------- solving
 
@@ -383,7 +421,8 @@ def blocked_card(
 ) -> tuple[int, int] | None:
     """A card of the manual deal that starts at ``position`` which no line can
     send up, as (column, place above the base), both counted from 1; ``None``
-    if none of the ``cards`` deepest is proved so (which never means "won").
+    if none of the first ``cards`` of :meth:`Deal.candidates` is proved so
+    (which never means "won").
 
     ``on_card(tried, cards)`` hears each card tried.
 
@@ -393,7 +432,7 @@ def blocked_card(
         OrderTestUnavailable: without OR-tools.
     """
     deal = Deal.of(position)
-    candidates: Sequence[int] = deal.deepest()[:cards]
+    candidates: Sequence[int] = deal.candidates()[:cards]
     for tried, x in enumerate(candidates, 1):
         if on_card is not None:
             on_card(tried, len(candidates))
