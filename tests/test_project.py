@@ -40,12 +40,12 @@ GAMES = ("Intrigue", "Laggard Lady", "Glencoe", "Salic Law", "Faerie Queen")
 
 def published(mode: str) -> dict[str, str]:
     """Each game's headline figure in docs/winrates.md's table for ``mode``: the
-    exact rate (auto), or the bounds written "low – high" (manual)."""
-    column = 6 if mode == "auto" else 7
+    exact rate where no deal is unknown, else the bounds written "low – high"."""
     figures = {}
     for line in (ROOT / "docs" / "winrates.md").read_text().splitlines():
         cells = [cell.strip() for cell in line.strip("|").split("|")]
-        if len(cells) > column and cells[0] in GAMES and cells[1] == mode:
+        if len(cells) > 7 and cells[0] in GAMES and cells[1] == mode:
+            column = 6 if cells[7] == "exact" else 7
             figures[cells[0]] = re.findall(r"\*\*(.+?)\*\*", cells[column])[0]
     assert sorted(figures) == sorted(GAMES), f"rows of {mode} mode in docs/winrates.md"
     return figures
@@ -65,7 +65,9 @@ def test_readme_win_rates_are_the_published_ones():
             rf"({names})(?: wins)? between (\d+\.\d+%) and (\d+\.\d+%)", manual
         )
     }
+    quoted_manual.update(re.findall(rf"({names})(?: wins)? exactly (\d+\.\d+%)", manual))
     assert quoted_auto and quoted_manual, "no figures found in the README"
-    rates, bounds = published("auto"), published("manual")
+    rates, manual_figures = published("auto"), published("manual")
     assert quoted_auto == {name: rates[name] for name in quoted_auto}
-    assert quoted_manual == {name: bounds[name] for name in quoted_manual}
+    assert quoted_manual == {name: manual_figures[name] for name in quoted_manual}
+    assert "Intrigue" in quoted_manual
