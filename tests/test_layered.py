@@ -42,8 +42,9 @@ def state_of(position: Position, **options: bool) -> SearchState:
 
 
 def kept_state(position: Position) -> SearchState:
-    """The searches that the kept-search tests stop and resume, without digs: Glencoe
-    6848 (manual) is then lost after 163 218 positions, room for the stops below."""
+    """The searches that the kept-search and entries-kept tests stop and resume,
+    without digs, whose figures they assert: Glencoe 6848 (manual) is then lost after
+    163 218 positions, room for the stops below."""
     return state_of(position, digs=False)
 
 
@@ -184,7 +185,7 @@ def test_a_win_past_the_entries_kept_is_searched_again_from_where_they_stop(
         position = position.apply(move)
 
     def fresh() -> SearchState:
-        return state_of(position, digs=False)
+        return kept_state(position)
 
     whole = _core.layered(fresh(), 100_000)
     assert whole[0] == "won" and whole[3]

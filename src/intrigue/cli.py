@@ -380,7 +380,7 @@ def print_stats(data: dict[str, Any]) -> str:
             f"deals lost within {data['max_nodes']} positions and states"
             if data["search"] == "frontier"
             else f"the order test, which never finds a win, found no card of the unknown "
-            f"deals that can never go up among the {data['max_nodes']} deepest"
+            f"deals that can never leave its column among the {data['max_nodes']} it tried"
             if data["search"] == "order"
             else f"the unknown deals ran out of memory before the limit of {data['max_nodes']} "
             "positions"
@@ -500,7 +500,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="manual mode, Intrigue, Laggard Lady, Glencoe: only the order test (a card no "
         "line can send up, by when cards can leave their columns; needs intrigue[proofs]), "
         "which proves losses and never finds a win; --max-nodes is then the number of cards "
-        "it tries, deepest first (default 16)",
+        f"it tries, most pressed first (default {ORDER_TEST_CARDS})",
     )
     p.add_argument(
         "--seed",

@@ -33,6 +33,7 @@ from intrigue.errors import DealModeError, DealNumberError, UnknownVariantError
 from intrigue.position import Position, parse_mode
 from intrigue.solver import DEFAULT_MAX_NODES, solve
 from intrigue.solver.dfs import has_kept_search, kept_layers
+from intrigue.solver.order import ORDER_TEST_CARDS, blocked_card, require_covered
 from intrigue.solver.rollouts import END_NODES, SEED
 from intrigue.variants import find_variant
 
@@ -193,9 +194,7 @@ def _order_test(
     on_progress: Callable[[int], None] | None,
 ) -> Record:
     """The order test alone on one manual deal: ``max_nodes`` (if given) is the
-    number of cards it tries, deepest first; ``on_progress`` hears each card."""
-    from intrigue.solver.order import ORDER_TEST_CARDS, blocked_card
-
+    number of cards it tries, in its order of pressure; ``on_progress`` hears each card."""
     cards = ORDER_TEST_CARDS if max_nodes is None else max_nodes
     started = time.perf_counter()
     tried = 0
@@ -413,15 +412,8 @@ def run_stats(
             f"the frontier proof does not cover {variant.name}: its cards build down, "
             "which the column test it rests on does not follow"
         )
-    if search == "order" and (variant.build_down or variant.vacant_column_any_time):
-        raise UnknownVariantError(
-            f"the order test does not cover {variant.name}: "
-            + (
-                "its cards build down"
-                if variant.build_down
-                else "its vacant columns take cards during the deal"
-            )
-        )
+    if search == "order":
+        require_covered(variant)
     if not 1 <= first <= last < MAX_DEAL:
         raise DealNumberError(f"bad deal range {first}-{last}")
     path = Path(out) if out is not None else None

@@ -28,12 +28,13 @@ from intrigue.cards import RANK_OF, SUIT_OF
 from intrigue.errors import IntrigueError, UnknownVariantError
 from intrigue.position import Position
 from intrigue.solver.rules import OPEN_PER_BASE, OPEN_PER_BASE_SUIT, Tables, tables_for
+from intrigue.variants import Variant
 
 ORDER_TEST_SECONDS = 120.0
 """The most seconds the solver gets for each case of each card."""
 ORDER_TEST_CARDS = 16
-"""How many cards the test tries by default: those with most cards dealt on
-them in their column first (they wait longest)."""
+"""How many cards the test tries by default, in the order of
+:meth:`Deal.candidates` (most pressure first)."""
 
 Timing = dict[int, int | None]
 """When each card (by its place in the deal order) left its column: the number
@@ -54,6 +55,20 @@ def _cp_model() -> Any:
     return cp_model
 
 
+def require_covered(variant: Variant) -> None:
+    """Raise :class:`UnknownVariantError` for a game the test does not cover:
+    one whose cards build down, or whose vacant columns take cards during the deal."""
+    if variant.build_down or variant.vacant_column_any_time:
+        raise UnknownVariantError(
+            f"the order test does not cover {variant.name}: "
+            + (
+                "its cards build down"
+                if variant.build_down
+                else "its vacant columns take cards during the deal"
+            )
+        )
+
+
 @dataclass(frozen=True)
 class Deal:
     """A manual deal as the order test sees it: the pack in deal order, each
@@ -68,16 +83,8 @@ class Deal:
         """The deal of ``position``, which must be the start of a manual deal
         of a game whose vacant columns wait for the pack and whose cards never
         build down (Intrigue, Laggard Lady, Glencoe)."""
+        require_covered(position.variant)
         tables = tables_for(position.variant)
-        if tables.build_down or tables.vacant_any_time:
-            raise UnknownVariantError(
-                f"the order test does not cover {position.variant.name}: "
-                + (
-                    "its cards build down"
-                    if tables.build_down
-                    else "its vacant columns take cards during the deal"
-                )
-            )
         if position.mode != "manual" or position.dealt != 1 or any(position.piles):
             raise ValueError("the order test starts from the first position of a manual deal")
         columns: list[list[int]] = []
@@ -133,14 +140,14 @@ class Deal:
 
 
 class OrderModel:
-    """The constraints every line of ``deal`` meets if card ``x`` goes up
-    while cards are still dealt (``after_deal=False``) or once the pack is
-    dealt (``after_deal=True``).
+    """The constraints every line of ``deal`` meets if card ``x`` leaves its
+    column while cards are still dealt (``after_deal=False``) or once the pack
+    is dealt (``after_deal=True``).
 
     ``left[i, s]`` is true when card ``i`` (its place in the deal order) has
     left its column once ``s`` cards are dealt, for ``s`` from its own deal to
-    the pack less one; after the deal, ``gone[i]`` says it has left before
-    ``x`` goes up, and ``parked[i]`` that it waits on a vacant column then.
+    the pack less one; after the deal, ``gone[i]`` says it has left its column
+    before ``x`` leaves, and ``parked[i]`` that it waits on a vacant column then.
     """
 
     def __init__(self, deal: Deal, x: int, *, after_deal: bool) -> None:
@@ -161,6 +168,7 @@ class OrderModel:
                 before = v
                 self.left[i, s] = v
         self._leaving: dict[tuple[int, int], Any] = {}
+        self._on: dict[tuple[int, int], Any] = {}
         self._stack_during_deal()
         self._piles_during_deal()
         self._order_within_a_count()
@@ -195,6 +203,13 @@ class OrderModel:
         """How many cards that ``rank_or_card`` picks are up once ``s`` cards
         are dealt (during the deal nothing is parked, so a card that left is up)."""
         return sum(self.left[i, s] for i in self.cards if (i, s) in self.left and rank_or_card(i))
+
+    def on(self, rank: int, s: int) -> Any:
+        """The cards of ``rank`` up once ``s`` cards are dealt (:meth:`up`), built
+        once and shared by every constraint that counts them."""
+        if (rank, s) not in self._on:
+            self._on[rank, s] = self.up(self._of_rank(rank), s) if s > 0 else 0
+        return self._on[rank, s]
 
     def _of_rank(self, rank: int) -> Callable[[int], bool]:
         return lambda i: self.deal.rank(i) == rank
@@ -238,18 +253,18 @@ class OrderModel:
     def _suited(self, rank: int, suit: int) -> Callable[[int], bool]:
         return lambda i: self.deal.rank(i) == rank and SUIT_OF[self.deal.order[i]] == suit
 
-    def _chains(self, count: Callable[[Callable[[int], bool]], Any]) -> None:
-        """No pile row holds more cards of a rank than of the rank below it."""
+    def _chains(self, up_of_rank: Callable[[int], Any]) -> None:
+        """No pile row holds more cards of a rank than of the rank below it
+        (``up_of_rank(rank)``: how many of that rank are up)."""
         prev = self.deal.tables.prev
         for rank in range(14):
             if prev[rank] > 0:
-                self.model.Add(count(self._of_rank(rank)) <= count(self._of_rank(prev[rank])))
+                self.model.Add(up_of_rank(rank) <= up_of_rank(prev[rank]))
 
     def _piles_during_deal(self) -> None:
         for s in range(1, self.last + 1):
-            count = partial(self.up, s=s)
-            self._chains(count)
-            self._opening_limits(count, s)
+            self._chains(partial(self.on, s=s))
+            self._opening_limits(partial(self.up, s=s), s)
 
     def _order_within_a_count(self) -> None:
         """Between two deals, the cards leaving one column leave top first.
@@ -277,27 +292,20 @@ class OrderModel:
                     below = [i for i in here[:place] if deal.rank(i) == p]
                     if not above or (not below and (len(above) < 2 or deal.rank(k) != q)):
                         continue  # no stronger than the chain at the end of the count
-                    already = self.up(self._of_rank(q), s - 1) if s > 1 else 0
                     m.Add(
-                        already + sum(self.leaves_at(i, s) for i in above)
-                        <= self.up(self._of_rank(p), s) - sum(self.leaves_at(i, s) for i in below)
+                        self.on(q, s - 1) + sum(self.leaves_at(i, s) for i in above)
+                        <= self.on(p, s) - sum(self.leaves_at(i, s) for i in below)
                     ).OnlyEnforceIf(leaves)
 
     def _after_deal(self) -> None:
         """``x`` is still in its column when the last card is dealt; look at the
         moment it leaves it, to a pile or to a vacant column."""
-        m, x = self.model, self.x
+        m, deal, x = self.model, self.deal, self.x
         if (x, self.last) in self.left:
             m.Add(self.left[x, self.last] == 0)
-        self.gone, self.parked = self._moment(x)
-
-    def _moment(self, x: int) -> tuple[dict[int, Any], dict[int, Any]]:
-        """Variables and constraints of the moment, after the deal, when ``x``
-        leaves its column: which cards have left their columns by then, which
-        of them wait parked."""
-        m, deal = self.model, self.deal
         gone: dict[int, Any] = {}
         parked: dict[int, Any] = {}
+        self.gone, self.parked = gone, parked
         ups: dict[int, Any] = {}
         for i in self.cards:
             if i == x:
@@ -346,10 +354,7 @@ class OrderModel:
         def count(picks: Callable[[int], bool]) -> Any:
             return sum(u for i, u in ups.items() if picks(i))
 
-        for rank in range(14):
-            below = deal.tables.prev[rank]
-            if below > 0:
-                m.Add(count(self._of_rank(rank)) <= count(self._of_rank(below)))
+        self._chains(lambda rank: count(self._of_rank(rank)))
         n = len(deal.order)
         self._opening_limits(count, n)
         rank, prev = deal.rank(x), deal.tables.prev
@@ -365,7 +370,6 @@ class OrderModel:
             m.Add(count(self._suited(rank, suit)) + 1 <= self._bases_dealt(n, suit)).OnlyEnforceIf(
                 to_pile
             )
-        return gone, parked
 
     # ------------------------------------------------------------- solving
 
@@ -386,7 +390,7 @@ class OrderModel:
     def fits(self, timing: Timing, parked: Iterable[int] = ()) -> bool:
         """Whether the times at which a real line's cards left their columns
         (``timing``; ``parked``: the cards waiting on vacant columns when ``x``
-        goes up) meet the model: every real line must (the test's soundness)."""
+        leaves its column) meet the model: every real line must (the test's soundness)."""
         m = self.model
         for (i, s), v in self.left.items():
             t = timing.get(i)
