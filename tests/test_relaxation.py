@@ -12,12 +12,14 @@ from hypothesis import strategies as st
 
 from cardlists import ids
 from intrigue.cards import RANK_OF, SUIT_OF
+from intrigue.cli import main
 from intrigue.position import Position
 from intrigue.solver import solve
 from intrigue.solver.relaxation import (
     TOGETHER,
     as_types,
     blocked_column,
+    blocked_column_each,
     column_test,
     relaxed_games,
 )
@@ -152,6 +154,36 @@ def test_salic_law_columns_kept_together_on_a_real_deal() -> None:
         games[numbers].clears(10**5, native=False)[0] for numbers in games if len(numbers) < 3
     )
     assert blocked_column(position) == (1, 2, 3)
+
+
+def test_a_budget_for_each_game_reaches_a_proof_that_a_shared_one_does_not() -> None:
+    # Salic Law 2268's columns 1, 2 and 3 need about 320 000 states: a shared
+    # budget of 400 000 gives no game more than half of it, a budget for each does.
+    position = Position.start("salic-law", 2268, "manual")
+    assert blocked_column(position, max_states=400_000) is None
+    heard: list[int] = []
+    blocked, states = blocked_column_each(position, 400_000, on_game=heard.append)
+    assert blocked == (1, 2, 3)
+    assert heard == sorted(heard) and heard[-1] == states
+    games = dict(relaxed_games(*as_types(position), together=3))
+    assert games[1, 2, 3].clears(400_000)[0] is False
+    # and a budget too small for that game proves nothing
+    assert blocked_column_each(position, 100_000)[0] is None
+
+
+def test_stats_column_only(tmp_path, capsys) -> None:
+    out = tmp_path / "column.jsonl"
+    argv = ["stats", "--game", "salic-law", "--mode", "manual", "--deals", "7228-7228"]
+    assert main([*argv, "--column-only", "--max-nodes", "10000", "--out", str(out)]) == 0
+    (record,) = [json.loads(line) for line in out.read_text().splitlines()]
+    assert record["verdict"] == "lost" and record["search"] == "column"
+    assert record["blocked"] == [1] and record["max_nodes"] == 10_000 and record["best"] is None
+    assert "proved by the column test" in capsys.readouterr().out
+    fq = ["stats", "--game", "faerie-queen", "--mode", "manual", "--deals", "1-1"]
+    assert main([*fq, "--column-only"]) != 0
+    assert "column test does not cover Faerie Queen" in capsys.readouterr().err
+    assert main(["stats", "--game", "salic-law", "--deals", "1-1", "--column-only"]) != 0
+    assert "for manual mode" in capsys.readouterr().err
 
 
 def test_four_columns_kept_together_on_a_real_deal() -> None:

@@ -15,8 +15,10 @@ from intrigue.solver.projection import PROJECTION_SHARE, PROJECTION_STATES, proj
 from intrigue.solver.relaxation import (
     COLUMN_TEST_SHARE,
     COLUMN_TEST_STATES,
+    TOGETHER,
     as_types,
     blocked_column,
+    relaxed_games,
 )
 from intrigue.stats import load_records, summarise
 from intrigue.variants import GAME_IDS, find_variant
@@ -175,10 +177,29 @@ def test_stored_column_test_losses_are_proved_again(tmp_path, game):
     """The manual deals lost by the column test are blocked in the same columns today,
     given the states that ``solve`` gave the test in the run that stored them."""
     done = records(tmp_path, game, "manual")
-    for record in (r for r in done.values() if r.get("blocked") is not None):
+    shared = (r for r in done.values() if r.get("blocked") is not None and "search" not in r)
+    for record in shared:
         assert record["verdict"] == "lost"
         position = Position.start(game, record["deal"], "manual")
         states = min(COLUMN_TEST_STATES, record["max_nodes"] // COLUMN_TEST_SHARE)
         assert blocked_column(position, max_states=states) == tuple(record["blocked"]), record[
             "deal"
         ]
+
+
+@pytest.mark.parametrize("game", ["laggard-lady", "glencoe", "salic-law"])
+def test_stored_column_only_losses_are_proved_again(tmp_path, game):
+    """The manual deals lost by the column test alone (``--column-only``): the
+    columns each record names cannot be cleared in their relaxed game within the
+    states the run gave each game (in Glencoe, by the count rule or by suit)."""
+    done = records(tmp_path, game, "manual")
+    for record in (r for r in done.values() if r.get("search") == "column"):
+        assert record["verdict"] == "lost" and record["best"] is None
+        numbers = tuple(record["blocked"])
+        position = Position.start(game, record["deal"], "manual")
+        games = [
+            g for n, g in relaxed_games(*as_types(position), together=TOGETHER) if n == numbers
+        ]
+        assert games, (game, record["deal"], numbers)
+        answers = [g.clears(record["max_nodes"])[0] for g in games]
+        assert False in answers, (game, record["deal"], numbers, answers)

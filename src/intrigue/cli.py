@@ -28,6 +28,7 @@ from intrigue.progress import ProgressBar, SearchProgress
 from intrigue.solver import DEFAULT_MAX_NODES, solve
 from intrigue.solver.dfs import kept_layer
 from intrigue.solver.order import ORDER_TEST_CARDS
+from intrigue.solver.relaxation import COLUMN_TEST_STATES
 from intrigue.solver.rollouts import END_NODES, SEED
 from intrigue.stats import SEEDED, Search, checkpoint_of, parse_range, run_stats
 from intrigue.variants import GAME_IDS, find_variant
@@ -228,6 +229,7 @@ SEARCH_FLAGS: dict[Search, str] = {
     "rollouts": "--rollouts-only",
     "frontier": "--frontier-only",
     "order": "--order-only",
+    "column": "--column-only",
 }
 """The ``intrigue stats`` flag of each search but the full solve's."""
 
@@ -267,6 +269,8 @@ def cmd_stats(args: argparse.Namespace) -> dict[str, Any]:
                 if args.max_nodes is not None
                 else ORDER_TEST_CARDS
                 if search == "order"
+                else COLUMN_TEST_STATES
+                if search == "column"
                 else DEFAULT_MAX_NODES
             ),
             scheduler=args.scheduler,
@@ -382,6 +386,9 @@ def print_stats(data: dict[str, Any]) -> str:
             else f"the order test, which never finds a win, found no card of the unknown "
             f"deals that can never leave its column among the {data['max_nodes']} it tried"
             if data["search"] == "order"
+            else f"the column test, which never finds a win, blocked no column or set of "
+            f"columns of the unknown deals within {data['max_nodes']} states a game"
+            if data["search"] == "column"
             else f"the unknown deals ran out of memory before the limit of {data['max_nodes']} "
             "positions"
             if data["unknown_out_of_memory"] == data["unknown"]
@@ -466,7 +473,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--max-nodes",
         default=None,
         help=f"per-deal search limit (default {DEFAULT_MAX_NODES}; with --order-only, "
-        f"the cards tried, default {ORDER_TEST_CARDS})",
+        f"the cards tried, default {ORDER_TEST_CARDS}; with --column-only, the states "
+        f"of each relaxed game, default {COLUMN_TEST_STATES})",
     )
     how = p.add_mutually_exclusive_group()
     how.add_argument(
@@ -501,6 +509,14 @@ def build_parser() -> argparse.ArgumentParser:
         "line can send up, by when cards can leave their columns; needs intrigue[proofs]), "
         "which proves losses and never finds a win; --max-nodes is then the number of cards "
         f"it tries, most pressed first (default {ORDER_TEST_CARDS})",
+    )
+    how.add_argument(
+        "--column-only",
+        action="store_true",
+        help="manual mode, all games but Faerie Queen: only the column test (a column, or up "
+        "to four kept together, whose cards can never all go up), which proves losses and "
+        "never finds a win; --max-nodes is then the states each of its relaxed games may "
+        "visit (a glance of a fiftieth each first), about 100 bytes of memory a state",
     )
     p.add_argument(
         "--seed",

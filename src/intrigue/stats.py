@@ -34,16 +34,20 @@ from intrigue.position import Position, parse_mode
 from intrigue.solver import DEFAULT_MAX_NODES, solve
 from intrigue.solver.dfs import has_kept_search, kept_layers
 from intrigue.solver.order import ORDER_TEST_CARDS, blocked_card, require_covered
+from intrigue.solver.relaxation import COLUMN_TEST_STATES, blocked_column_each
 from intrigue.solver.rollouts import END_NODES, SEED
 from intrigue.variants import find_variant
 
 Record = dict[str, Any]
-Search = Literal["full", "exhaustive", "layered", "rollouts", "frontier", "order"]
+Search = Literal["full", "exhaustive", "layered", "rollouts", "frontier", "order", "column"]
 """How a manual deal is searched: ``solve``'s whole plan, only the exhaustive
 search (which proves losses), the same search layer by layer (the same
 positions in far less memory, for the largest proofs), only the rollouts
 over the deal (which find hard wins and never prove a loss), only the
-frontier proof, or only the order test (both prove losses and never find a win)."""
+frontier proof, only the order test, or only the column test with a budget
+for each of its games (the last three prove losses and never find a win)."""
+PROOFS_ONLY: tuple[Search, ...] = ("frontier", "order", "column")
+"""The searches that only prove losses: they know nothing of a deal's best."""
 SEARCHES: tuple[Search, ...] = get_args(Search)
 EXHAUSTIVE: tuple[Search, ...] = ("exhaustive", "layered")
 """The searches that give the whole limit to the exhaustive search (no probes)."""
@@ -131,6 +135,8 @@ def solve_deal(task: Task, on_progress: Callable[[int], None] | None = None) -> 
     game, deal, mode, max_nodes, search, seed, end_nodes, checkpoint = task
     if search == "order":
         return _order_test(game, deal, mode, max_nodes, on_progress)
+    if search == "column":
+        return _column_test(game, deal, mode, max_nodes, on_progress)
     result = solve(
         Position.start(game, deal, mode),
         max_nodes=max_nodes,
@@ -223,6 +229,39 @@ def _order_test(
     return record
 
 
+def _column_test(
+    game: str,
+    deal: int,
+    mode: str,
+    max_nodes: int | None,
+    on_progress: Callable[[int], None] | None,
+) -> Record:
+    """The column test alone on one manual deal, each of its relaxed games
+    within ``max_nodes`` states (:func:`blocked_column_each`; if ``None``,
+    :data:`COLUMN_TEST_STATES`); ``on_progress`` hears the states visited
+    after each game."""
+    each = COLUMN_TEST_STATES if max_nodes is None else max_nodes
+    started = time.perf_counter()
+    blocked, visited = blocked_column_each(
+        Position.start(game, deal, mode), each, on_game=on_progress
+    )
+    record: Record = {
+        "game": game,
+        "deal": deal,
+        "mode": mode,
+        "verdict": "unknown" if blocked is None else "lost",
+        "nodes": visited,  # relaxed states, all games together
+        "seconds": round(time.perf_counter() - started, 6),
+        "best": None,  # the test does not know how many cards can go up
+        "length": None,
+        "max_nodes": max_nodes,
+        "search": "column",
+    }
+    if blocked is not None:
+        record["blocked"] = list(blocked)
+    return record
+
+
 def checkpoint_of(checkpoint: str | Path, game: str, mode: str, deal: int) -> Path:
     """The directory under ``checkpoint`` where a deal's search by layers is kept."""
     return Path(checkpoint) / f"{game}-{mode}-{deal}"
@@ -258,7 +297,7 @@ def searched(record: Record) -> tuple[Search, int | None, int | None]:
     of the rollouts."""
     if record.get("probes") is False:
         return "layered" if record.get("search") == "layered" else "exhaustive", None, None
-    if record.get("search") in ("frontier", "order"):
+    if record.get("search") in PROOFS_ONLY:
         return record["search"], None, None
     search: Search = "rollouts" if record.get("search") == "rollouts" else "full"
     seed = record.get("seed", SEED)
@@ -407,10 +446,11 @@ def run_stats(
             "a checkpoint is a directory of this machine; the workers of a cluster do not share it"
         )
     kept = None if checkpoint is None else str(checkpoint)
-    if search == "frontier" and variant.build_down:
+    if search in ("frontier", "column") and variant.build_down:
         raise UnknownVariantError(
-            f"the frontier proof does not cover {variant.name}: its cards build down, "
-            "which the column test it rests on does not follow"
+            f"the {'frontier proof' if search == 'frontier' else 'column test'} does not "
+            f"cover {variant.name}: its cards build down, which the column test "
+            "does not follow"
         )
     if search == "order":
         require_covered(variant)
@@ -506,7 +546,7 @@ def summarise(records: list[Record]) -> dict[str, Any]:
         if r["verdict"] == "lost"
         and r.get("blocked") is None
         and r.get("blocked_ranks") is None
-        and r.get("search") not in ("frontier", "order")
+        and r.get("search") not in PROOFS_ONLY
     ]
     lost_best = [int(r["best"]) for r in exhaustive if r["best"] is not None]
     n = len(records)

@@ -28,7 +28,7 @@ Faerie Queen, whose cards build down on one another, is not covered.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -111,6 +111,51 @@ def blocked_column(
     return column_test(
         *as_types(position), max_states=max_states, deadline=deadline, native=native
     )[0]
+
+
+def blocked_column_each(
+    position: Position,
+    states_each: int,
+    *,
+    deadline: float | None = None,
+    on_game: Callable[[int], None] | None = None,
+) -> tuple[tuple[int, ...] | None, int]:
+    """The column test with a budget for each relaxed game rather than one for
+    all: what ``intrigue stats --column-only`` runs.
+
+    Every game (each column, then each set of up to ``TOGETHER`` kept
+    together, as :func:`relaxed_games` lists them) first gets a glance of
+    ``states_each // GLANCE_SHARE`` states; those left undecided then get
+    ``states_each`` each, in the same order, until one is blocked.  So a deep
+    proof that :func:`blocked_column`'s shared budget never reaches (a game
+    that needs 50 million states, say, behind a hundred cheap ones) is
+    found, at the price of time: the states in all are not bounded.  Returns
+    the blocked columns (``None`` for no proof) and the states visited.
+    ``on_game(states)`` hears the states visited so far after each game.
+    """
+    games = list(relaxed_games(*as_types(position), together=TOGETHER))
+    glance = max(1, states_each // GLANCE_SHARE)
+    undecided: list[tuple[tuple[int, ...], RelaxedGame]] = []
+    cleared_by_suit: set[tuple[int, ...]] = set()
+    visited = 0
+    for budget, round_ in ((glance, games), (states_each, undecided)):
+        for numbers, relaxed in list(round_):
+            if deadline is not None and time.monotonic() > deadline:
+                return None, visited
+            if budget == states_each and not relaxed.by_suit and numbers in cleared_by_suit:
+                # Every line by suit is a line by the count rule (column_test).
+                continue
+            cleared, used = relaxed.clears(budget, deadline)
+            visited += used
+            if on_game is not None:
+                on_game(visited)
+            if cleared is False:
+                return numbers, visited
+            if cleared is None and budget == glance and glance < states_each:
+                undecided.append((numbers, relaxed))
+            elif cleared and relaxed.by_suit:
+                cleared_by_suit.add(numbers)
+    return None, visited
 
 
 def as_types(
