@@ -187,13 +187,16 @@ def test_stored_column_test_losses_are_proved_again(tmp_path, game):
         ]
 
 
-@pytest.mark.parametrize("game", ["laggard-lady", "glencoe", "salic-law"])
-def test_stored_column_only_losses_are_proved_again(tmp_path, game):
-    """The manual deals lost by the column test alone (``--column-only``): the
-    columns each record names cannot be cleared in their relaxed game within the
-    states the run gave each game (in Glencoe, by the count rule or by suit)."""
+def test_stored_column_only_losses_are_proved_again(tmp_path):
+    """The manual deals lost by the column test alone (``--column-only``, so far
+    Salic Law's): the columns each record names cannot be cleared in their relaxed
+    game within the states the run gave each game (in Glencoe, by the count rule
+    or by suit)."""
+    game = "salic-law"
     done = records(tmp_path, game, "manual")
-    for record in (r for r in done.values() if r.get("search") == "column"):
+    proved = [r for r in done.values() if r.get("search") == "column"]
+    assert proved, "no loss of the column test alone published"
+    for record in proved:
         assert record["verdict"] == "lost" and record["best"] is None
         numbers = tuple(record["blocked"])
         position = Position.start(game, record["deal"], "manual")
