@@ -212,18 +212,8 @@ def _order_test(
             on_progress(done)
 
     card = blocked_card(Position.start(game, deal, mode), cards=cards, on_card=on_card)
-    record: Record = {
-        "game": game,
-        "deal": deal,
-        "mode": mode,
-        "verdict": "unknown" if card is None else "lost",
-        "nodes": tried,  # cards tried: the test counts no positions
-        "seconds": round(time.perf_counter() - started, 6),
-        "best": None,  # the test does not know how many cards can go up
-        "length": None,
-        "max_nodes": max_nodes,
-        "search": "order",
-    }
+    # "nodes": the cards tried, for the test counts no positions
+    record = _proof_record(game, deal, mode, "order", card is not None, tried, started, max_nodes)
     if card is not None:
         record["blocked_card"] = list(card)
     return record
@@ -245,21 +235,38 @@ def _column_test(
     blocked, visited = blocked_column_each(
         Position.start(game, deal, mode), each, on_game=on_progress
     )
-    record: Record = {
-        "game": game,
-        "deal": deal,
-        "mode": mode,
-        "verdict": "unknown" if blocked is None else "lost",
-        "nodes": visited,  # relaxed states, all games together
-        "seconds": round(time.perf_counter() - started, 6),
-        "best": None,  # the test does not know how many cards can go up
-        "length": None,
-        "max_nodes": max_nodes,
-        "search": "column",
-    }
+    # "nodes": the relaxed states of all its games together
+    record = _proof_record(
+        game, deal, mode, "column", blocked is not None, visited, started, max_nodes
+    )
     if blocked is not None:
         record["blocked"] = list(blocked)
     return record
+
+
+def _proof_record(
+    game: str,
+    deal: int,
+    mode: str,
+    search: Search,
+    lost: bool,
+    nodes: int,
+    started: float,
+    max_nodes: int | None,
+) -> Record:
+    """The record of a search that only proves losses (:data:`PROOFS_ONLY`)."""
+    return {
+        "game": game,
+        "deal": deal,
+        "mode": mode,
+        "verdict": "lost" if lost else "unknown",
+        "nodes": nodes,
+        "seconds": round(time.perf_counter() - started, 6),
+        "best": None,  # such a test does not know how many cards can go up
+        "length": None,
+        "max_nodes": max_nodes,
+        "search": search,
+    }
 
 
 def checkpoint_of(checkpoint: str | Path, game: str, mode: str, deal: int) -> Path:
