@@ -138,23 +138,35 @@ def blocked_column_each(
     undecided: list[tuple[tuple[int, ...], RelaxedGame]] = []
     cleared_by_suit: set[tuple[int, ...]] = set()
     visited = 0
-    for budget, round_ in ((glance, games), (states_each, undecided)):
-        for numbers, relaxed in list(round_):
-            if deadline is not None and time.monotonic() > deadline:
-                return None, visited
-            if budget == states_each and not relaxed.by_suit and numbers in cleared_by_suit:
-                # Every line by suit is a line by the count rule (column_test).
-                continue
-            cleared, used = relaxed.clears(budget, deadline)
-            visited += used
-            if on_game is not None:
-                on_game(visited)
-            if cleared is False:
-                return numbers, visited
-            if cleared is None and budget == glance and glance < states_each:
-                undecided.append((numbers, relaxed))
-            elif cleared and relaxed.by_suit:
-                cleared_by_suit.add(numbers)
+
+    def play(numbers: tuple[int, ...], relaxed: RelaxedGame, budget: int) -> bool | None:
+        nonlocal visited
+        cleared, used = relaxed.clears(budget, deadline)
+        visited += used
+        if on_game is not None:
+            on_game(visited)
+        if cleared and relaxed.by_suit:
+            cleared_by_suit.add(numbers)
+        return cleared
+
+    def late() -> bool:
+        return deadline is not None and time.monotonic() > deadline
+
+    for numbers, relaxed in games:
+        if late():
+            return None, visited
+        cleared = play(numbers, relaxed, glance)
+        if cleared is False:
+            return numbers, visited
+        if cleared is None and glance < states_each:
+            undecided.append((numbers, relaxed))
+    for numbers, relaxed in undecided:
+        if late():
+            return None, visited
+        if not relaxed.by_suit and numbers in cleared_by_suit:
+            continue  # every line by suit is a line by the count rule (column_test)
+        if play(numbers, relaxed, states_each) is False:
+            return numbers, visited
     return None, visited
 
 
