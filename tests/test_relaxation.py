@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import gzip
 import json
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
+import pytest
 from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
 
@@ -16,7 +19,9 @@ from intrigue.cli import main
 from intrigue.position import Position
 from intrigue.solver import solve
 from intrigue.solver.relaxation import (
+    RELAXED_VERSION,
     TOGETHER,
+    Play,
     as_types,
     blocked_column,
     blocked_column_each,
@@ -25,6 +30,7 @@ from intrigue.solver.relaxation import (
 )
 from intrigue.solver.rules import N_TYPES, tables_for
 from intrigue.solver.state import SearchState
+from intrigue.stats import COLUMN_GAMES, kept_column_games, run_stats
 from play import UNBUILT, random_position, small_deals
 from test_solver import brute_force
 
@@ -179,11 +185,92 @@ def test_stats_column_only(tmp_path, capsys) -> None:
     assert record["verdict"] == "lost" and record["search"] == "column"
     assert record["blocked"] == [1] and record["max_nodes"] == 10_000 and record["best"] is None
     assert "proved by the column test" in capsys.readouterr().out
+    # its games kept in a checkpoint directory (the proof leaves none there)
+    kept = tmp_path / "kept"
+    again = [*argv, "--column-only", "--max-nodes", "10000", "--checkpoint", str(kept)]
+    assert main(again) == 0 and not (kept / "salic-law-manual-7228").exists()
+    assert main([*argv, "--order-only", "--checkpoint", str(kept)]) == 2
+    assert "it goes with --layered or --column-only" in capsys.readouterr().err
     fq = ["stats", "--game", "faerie-queen", "--mode", "manual", "--deals", "1-1"]
     assert main([*fq, "--column-only"]) != 0
     assert "column test does not cover Faerie Queen" in capsys.readouterr().err
     assert main(["stats", "--game", "salic-law", "--deals", "1-1", "--column-only"]) != 0
     assert "for manual mode" in capsys.readouterr().err
+
+
+def test_a_column_test_taken_up_again_plays_only_the_games_not_known() -> None:
+    position = Position.start("salic-law", 2268, "manual")
+    played: dict[Play, tuple[bool | None, int]] = {}
+    first = blocked_column_each(
+        position, 100_000, on_played=lambda p, c, n: played.update({p: (c, n)})
+    )
+    assert first[0] is None and len(played) > 100  # every game cleared or undecided
+    assert {cleared for cleared, _ in played.values()} == {True, None}
+    # all known: nothing played again, and the same states told
+    again: list[Play] = []
+    assert (
+        blocked_column_each(
+            position, 100_000, known=played, on_played=lambda p, *_: again.append(p)
+        )
+        == first
+    )
+    assert again == []
+    # half known: the other half played, the same answer and states
+    half = dict(list(played.items())[: len(played) // 2])
+    assert (
+        blocked_column_each(position, 100_000, known=half, on_played=lambda p, *_: again.append(p))
+        == first
+    )
+    assert sorted(again) == sorted(set(played) - set(half))
+    # a larger budget plays again only what did not clear, and finds the proof
+    again.clear()
+    blocked, _ = blocked_column_each(
+        position, 400_000, known=played, on_played=lambda p, *_: again.append(p)
+    )
+    assert blocked == (1, 2, 3)
+    cleared = {(columns, by_suit) for (columns, by_suit, _), (c, _) in played.items() if c}
+    assert not {(columns, by_suit) for columns, by_suit, _ in again} & cleared
+    # a blocked play is the proof: never taken as known, it is played again
+    proof = {p: (False, n) for p, n in [(again[-1], 1)]}
+    assert blocked_column_each(position, 400_000, known=proof)[0] == (1, 2, 3)
+
+
+def test_stats_column_only_keeps_its_games_and_goes_on_from_them(tmp_path: Path) -> None:
+    out, kept = tmp_path / "column.jsonl", tmp_path / "kept"
+    games = kept / "salic-law-manual-2268" / COLUMN_GAMES
+    run = partial(run_stats, "salic-law", 2268, 2268, mode="manual", jobs=1, search="column")
+    straight = run(max_nodes=100_000, out=tmp_path / "straight.jsonl")
+
+    def stop_after(games_played: int) -> Callable[[int, int], None]:
+        heard = 0
+
+        def on_search(_deal: int, _states: int) -> None:
+            nonlocal heard
+            heard += 1
+            if heard == games_played:
+                raise KeyboardInterrupt
+
+        return on_search
+
+    with pytest.raises(KeyboardInterrupt):
+        run(max_nodes=100_000, out=out, checkpoint=kept, on_search=stop_after(60))
+    assert not out.exists() or out.read_text() == ""
+    assert len(kept_column_games(games)) == 60  # every game played before it stopped
+    # a line cut short by a kill, and one of another version, are played again
+    lines = games.read_text().splitlines()
+    old = json.loads(lines[0]) | {"version": RELAXED_VERSION - 1}
+    games.write_text("\n".join([json.dumps(old), *lines[1:], lines[1][:20]]))
+    assert len(kept_column_games(games)) == 59
+    summary = run(max_nodes=100_000, out=out, checkpoint=kept)
+    assert summary["unknown"] == 1 and summary["nodes"] == straight["nodes"]
+    (record,) = map(json.loads, out.read_text().splitlines())
+    assert record["nodes"] == json.loads((tmp_path / "straight.jsonl").read_text())["nodes"]
+    assert len(kept_column_games(games)) == len(games.read_text().splitlines()) - 1 > 150
+    # a larger budget goes on from the games kept, and a proof empties the directory
+    assert run(max_nodes=400_000, out=out, checkpoint=kept)["lost"] == 1
+    assert list(kept.iterdir()) == []
+    with pytest.raises(ValueError, match="checkpoint keeps the search by layers or the column"):
+        run(max_nodes=10, search="order", checkpoint=kept)
 
 
 def test_four_columns_kept_together_on_a_real_deal() -> None:

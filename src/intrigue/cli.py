@@ -30,7 +30,7 @@ from intrigue.solver.dfs import kept_layer
 from intrigue.solver.order import ORDER_TEST_CARDS
 from intrigue.solver.relaxation import COLUMN_TEST_STATES
 from intrigue.solver.rollouts import END_NODES, SEED
-from intrigue.stats import SEEDED, Search, checkpoint_of, parse_range, run_stats
+from intrigue.stats import KEPT_SEARCHES, SEEDED, Search, checkpoint_of, parse_range, run_stats
 from intrigue.variants import GAME_IDS, find_variant
 
 EXIT_OK = 0
@@ -247,8 +247,11 @@ def cmd_stats(args: argparse.Namespace) -> dict[str, Any]:
                 f"--end-nodes sizes the rollouts' end searches; {SEARCH_FLAGS[search]} "
                 "plays no rollouts"
             )
-    if args.checkpoint is not None and search != "layered":
-        raise UsageError("--checkpoint keeps the search by layers: it goes with --layered")
+    if args.checkpoint is not None and search not in KEPT_SEARCHES:
+        raise UsageError(
+            "--checkpoint keeps the search by layers or the column test's games: "
+            "it goes with --layered or --column-only"
+        )
     if args.checkpoint is not None and args.scheduler is not None:
         raise UsageError("--checkpoint is a directory of this machine: not with --scheduler")
     if search == "layered":
@@ -536,7 +539,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --layered: keep each deal's search in DIR (a directory a deal), so that "
         "a search stopped by --max-nodes, Ctrl-C, the memory or the disk goes on from there "
         "when run again with a larger --max-nodes (one killed outright, from its last save: "
-        "it saves itself every ten minutes)",
+        "it saves itself every ten minutes); with --column-only: keep each relaxed game "
+        "played there as it ends, so that a run again plays only the others",
     )
     p.add_argument(
         "--scheduler",

@@ -19,11 +19,13 @@ are appended.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 from typing import IO, Any, Literal, get_args
@@ -34,7 +36,12 @@ from intrigue.position import Position, parse_mode
 from intrigue.solver import DEFAULT_MAX_NODES, solve
 from intrigue.solver.dfs import has_kept_search, kept_layers
 from intrigue.solver.order import ORDER_TEST_CARDS, blocked_card, require_covered
-from intrigue.solver.relaxation import COLUMN_TEST_STATES, blocked_column_each
+from intrigue.solver.relaxation import (
+    COLUMN_TEST_STATES,
+    RELAXED_VERSION,
+    Play,
+    blocked_column_each,
+)
 from intrigue.solver.rollouts import END_NODES, SEED
 from intrigue.variants import find_variant
 
@@ -58,7 +65,13 @@ KEPT_LAYERS_TOLD = 8
 """The last whole layers whose sizes a kept search's unknown record gives."""
 Task = tuple[str, int, str, int | None, Search, int, int, str | None]
 """(game, deal, mode, max_nodes, search, seed, end_nodes, checkpoint): one deal
-to solve (``checkpoint``: the directory that keeps the searches by layers)."""
+to solve (``checkpoint``: the directory that keeps the searches by layers, or
+the column test's games played)."""
+KEPT_SEARCHES: tuple[Search, ...] = ("layered", "column")
+"""The searches a checkpoint directory keeps: by layers, and the column test alone."""
+COLUMN_GAMES = "column-games.jsonl"
+"""The file in a deal's checkpoint directory (:func:`checkpoint_of`) where the
+column test alone keeps each relaxed game it has played, a JSON line each."""
 Progress = Callable[[int, int, dict[str, int]], None]
 """``progress(done, total, counts)``; ``counts`` maps verdicts to deals so far."""
 
@@ -120,8 +133,8 @@ def percentile(values: list[float], q: float) -> float:
 
 def solve_deal(task: Task, on_progress: Callable[[int], None] | None = None) -> Record:
     """Solve one deal: ``task`` is (game, deal, mode, max_nodes, search, seed,
-    end_nodes, checkpoint), the deal's search by layers kept in its own
-    directory under ``checkpoint`` (:func:`checkpoint_of`).  The per-deal JSON
+    end_nodes, checkpoint), the deal's search by layers (or the column test's
+    games) kept in its own directory under ``checkpoint`` (:func:`checkpoint_of`).  The per-deal JSON
     record says how it was searched where that
     is not ``solve``'s whole plan with its own seed: ``"probes": false`` for the
     exhaustive search alone (and ``"search": "layered"`` where it went layer by
@@ -136,7 +149,8 @@ def solve_deal(task: Task, on_progress: Callable[[int], None] | None = None) -> 
     if search == "order":
         return _order_test(game, deal, mode, max_nodes, on_progress)
     if search == "column":
-        return _column_test(game, deal, mode, max_nodes, on_progress)
+        kept = None if checkpoint is None else checkpoint_of(checkpoint, game, mode, deal)
+        return _column_test(game, deal, mode, max_nodes, on_progress, kept)
     result = solve(
         Position.start(game, deal, mode),
         max_nodes=max_nodes,
@@ -225,16 +239,42 @@ def _column_test(
     mode: str,
     max_nodes: int | None,
     on_progress: Callable[[int], None] | None,
+    kept: Path | None = None,
 ) -> Record:
     """The column test alone on one manual deal, each of its relaxed games
     within ``max_nodes`` states (:func:`blocked_column_each`; if ``None``,
     :data:`COLUMN_TEST_STATES`); ``on_progress`` hears the states visited
-    after each game."""
+    after each game.  With ``kept`` (the deal's checkpoint directory), each
+    game played is kept in its :data:`COLUMN_GAMES` file as it ends, and a
+    run again plays only the games not kept there: a deal stopped after an
+    hour goes on from its last game.  A proof empties the file."""
     each = COLUMN_TEST_STATES if max_nodes is None else max_nodes
     started = time.perf_counter()
-    blocked, visited = blocked_column_each(
-        Position.start(game, deal, mode), each, on_game=on_progress
-    )
+    path = None if kept is None else kept / COLUMN_GAMES
+    known = {} if path is None else kept_column_games(path)
+    with _appending(path) as keep:
+
+        def on_played(play: Play, cleared: bool | None, states: int) -> None:
+            columns, by_suit, budget = play
+            entry = {
+                "columns": list(columns),
+                "by_suit": by_suit,
+                "states_each": budget,
+                "cleared": cleared,
+                "states": states,
+                "version": RELAXED_VERSION,
+            }
+            keep(json.dumps(entry))
+
+        blocked, visited = blocked_column_each(
+            Position.start(game, deal, mode),
+            each,
+            on_game=on_progress,
+            known=known,
+            on_played=None if path is None else on_played,
+        )
+    if blocked is not None and path is not None:
+        _remove_kept(path)
     # "nodes": the relaxed states of all its games together
     record = _proof_record(
         game, deal, mode, "column", blocked is not None, visited, started, max_nodes
@@ -242,6 +282,58 @@ def _column_test(
     if blocked is not None:
         record["blocked"] = list(blocked)
     return record
+
+
+def kept_column_games(path: Path) -> dict[Play, tuple[bool | None, int]]:
+    """The relaxed games kept in ``path`` (a :data:`COLUMN_GAMES` file), as
+    :func:`blocked_column_each` takes them.  Lines that are not whole entries
+    (a run killed mid-write), and those of another version of the relaxed
+    game, are passed over: their games are played again."""
+    plays: dict[Play, tuple[bool | None, int]] = {}
+    if not path.exists():
+        return plays
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            entry = json.loads(line)
+            columns = tuple(entry["columns"])
+            play = (columns, entry["by_suit"], entry["states_each"])
+            outcome = (entry["cleared"], entry["states"])
+            version = entry["version"]
+        except (json.JSONDecodeError, KeyError, TypeError):
+            continue
+        well_formed = (
+            all(type(c) is int for c in columns)
+            and type(play[1]) is bool
+            and all(type(n) is int and n >= 0 for n in (play[2], outcome[1]))
+        )
+        if well_formed and version == RELAXED_VERSION and outcome[0] in (True, None):
+            plays[play] = outcome
+    return plays
+
+
+@contextmanager
+def _appending(path: Path | None) -> Iterator[Callable[[str], None]]:
+    """A function that appends a line to ``path`` at once (created with its
+    directory where missing); one that does nothing for no path."""
+    if path is None:
+        yield lambda _line: None
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _cut_partial_line(path)
+    with path.open("a", encoding="utf-8") as f:
+
+        def append(line: str) -> None:
+            f.write(line + "\n")
+            f.flush()  # kept even if the run is killed outright
+
+        yield append
+
+
+def _remove_kept(path: Path) -> None:
+    """Remove a kept file, and its directory if that leaves it empty."""
+    path.unlink(missing_ok=True)
+    with contextlib.suppress(OSError):
+        path.parent.rmdir()
 
 
 def _proof_record(
@@ -270,7 +362,8 @@ def _proof_record(
 
 
 def checkpoint_of(checkpoint: str | Path, game: str, mode: str, deal: int) -> Path:
-    """The directory under ``checkpoint`` where a deal's search by layers is kept."""
+    """The directory under ``checkpoint`` where a deal's search by layers (or its
+    column test's games) is kept."""
     return Path(checkpoint) / f"{game}-{mode}-{deal}"
 
 
@@ -424,7 +517,9 @@ def run_stats(
     search cannot reach and never finds a win.  With ``search="layered"``, a
     ``checkpoint`` directory keeps each deal's search there where it stops
     short of a verdict (its limit, Ctrl-C, the memory or the disk), and a run
-    again with a larger ``max_nodes`` goes on from where it stopped.
+    again with a larger ``max_nodes`` goes on from where it stopped; with
+    ``search="column"``, it keeps each relaxed game played
+    (:data:`COLUMN_GAMES`), and a run again plays only the others.
 
     Raises:
         UnknownVariantError, DealModeError, DealNumberError: for bad arguments
@@ -446,8 +541,11 @@ def run_stats(
             f"the {search} search alone is for manual mode: an auto deal has no "
             "deal left to decide, and its full search is already exhaustive"
         )
-    if checkpoint is not None and search != "layered":
-        raise ValueError(f"a checkpoint keeps the search by layers, not the {search} search")
+    if checkpoint is not None and search not in KEPT_SEARCHES:
+        raise ValueError(
+            "a checkpoint keeps the search by layers or the column test's games, "
+            f"not the {search} search"
+        )
     if checkpoint is not None and scheduler is not None:
         raise ValueError(
             "a checkpoint is a directory of this machine; the workers of a cluster do not share it"

@@ -28,7 +28,7 @@ Faerie Queen, whose cards build down on one another, is not covered.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -62,6 +62,11 @@ TOGETHER = 4
 COLUMN_TEST_SHARE = 2 if NATIVE else 16
 """``solve`` gives the test ``max_nodes // COLUMN_TEST_SHARE`` states: a compiled
 state costs about what a position does, a Python one some 30 times more."""
+
+RELAXED_VERSION = 1
+"""The version of the relaxed games' rules: raise it with any change to what
+a game visits, so that games kept by an earlier one
+(``intrigue stats --column-only --checkpoint``) are played again."""
 
 GLANCE_SHARE = 50
 """:func:`column_test` first gives every game ``max_states // GLANCE_SHARE`` states."""
@@ -113,12 +118,19 @@ def blocked_column(
     )[0]
 
 
+Play = tuple[tuple[int, ...], bool, int]
+"""One play of a relaxed game in :func:`blocked_column_each`: (its columns,
+whether by suit, the states it was given)."""
+
+
 def blocked_column_each(
     position: Position,
     states_each: int,
     *,
     deadline: float | None = None,
     on_game: Callable[[int], None] | None = None,
+    known: Mapping[Play, tuple[bool | None, int]] | None = None,
+    on_played: Callable[[Play, bool | None, int], None] | None = None,
 ) -> tuple[tuple[int, ...] | None, int]:
     """The column test with a budget for each relaxed game rather than one for
     all: what ``intrigue stats --column-only`` runs.
@@ -132,6 +144,15 @@ def blocked_column_each(
     found, at the price of time: the states in all are not bounded.  Returns
     the blocked columns (``None`` for no proof) and the states visited.
     ``on_game(states)`` hears the states visited so far after each game.
+
+    A long run can be taken up again where it stopped: ``on_played(play,
+    cleared, states)`` hears each play that ended in a verdict or used its
+    whole budget (not one cut short by ``deadline`` or the memory), and a run
+    given those as ``known`` (``play -> (cleared, states)``) replays none of
+    them; nor any game that ``known`` says cleared under another budget (a
+    game that clears, clears).  A blocked play is never taken as known: it is
+    the proof, and is played again.  The states ``known`` plays visited count
+    as visited, so a run taken up again reports what one run would have.
     """
     games = list(relaxed_games(*as_types(position), together=TOGETHER))
     glance = max(1, states_each // GLANCE_SHARE)
@@ -139,9 +160,25 @@ def blocked_column_each(
     cleared_by_suit: set[tuple[int, ...]] = set()
     visited = 0
 
+    reused = dict(known or {})
+    cleared_once = {
+        (numbers, by_suit): used
+        for (numbers, by_suit, _), (cleared, used) in reused.items()
+        if cleared
+    }
+
     def play(numbers: tuple[int, ...], relaxed: RelaxedGame, budget: int) -> bool | None:
         nonlocal visited
-        cleared, used = relaxed.clears(budget, deadline)
+        key = (numbers, relaxed.by_suit, budget)
+        cleared: bool | None
+        if key in reused and reused[key][0] is not False:
+            cleared, used = reused[key]
+        elif (numbers, relaxed.by_suit) in cleared_once:
+            cleared, used = True, cleared_once[numbers, relaxed.by_suit]
+        else:
+            cleared, used = relaxed.clears(budget, deadline)
+            if on_played is not None and (cleared is not None or used >= budget):
+                on_played(key, cleared, used)
         visited += used
         if on_game is not None:
             on_game(visited)
