@@ -40,48 +40,101 @@
 typedef struct {
     uint32_t stack[MAXCHOSEN]; /* 0 for a column not chosen */
     uint8_t dealt, nparked;
-    uint8_t parked[MAXPARKED]; /* sorted; unused entries 0 */
+    uint8_t parked[MAXPARKED]; /* sorted; unused entries 0 (no card is type 0) */
     uint8_t on[TYPES]; /* per type, and Glencoe's openers under their rank too */
-    uint32_t tag;      /* part of the hash, never 0 in a filled slot */
 } Key;
-_Static_assert(sizeof(Key) == 52, "a key is 52 bytes, compared whole");
 
 /* A state: its key, and what the key determines but leaves out (the free
  * cards left are those at the start, less the piles' cards that are neither
  * the column's nor there at the start; the column's cards up are those dealt
- * less those on it and parked), so that the key is 52 bytes. */
+ * less those on it and parked). */
 typedef struct {
     Key key;
     uint8_t free[TYPES];
     uint8_t own_up[RANKS]; /* per rank, for the room */
 } Node;
 
+/* The states seen, each packed (pack_key) in a slot of `size` bytes: a 4-byte
+ * tag, part of the hash and never 0 in a filled slot, then the chosen
+ * columns' stacks, the cards dealt, the parked cards, and the cards on the
+ * piles four bits a type (a type has at most 8 cards): 24 bytes for one
+ * column of Salic Law, 36 for four, rather than the 52 of a whole key. */
 typedef struct {
-    Key *slots;
+    uint8_t *slots;
     size_t cap, count;
+    size_t full;       /* the slots max_states fill at most to three quarters */
+    int size, k, types; /* bytes a slot; the stacks and the types it keeps */
 } Seen;
 
-static uint64_t hash_key(const Key *k) {
-    static const uint64_t odd[MAXCHOSEN] = {0x9E3779B97F4A7C15ULL, 0xC2B2AE3D27D4EB4FULL, 0x165667B19E3779F9ULL,
-                                            0x27D4EB2F165667C5ULL};
-    uint64_t h = 0;
-    for (int c = 0; c < MAXCHOSEN; c++) h += odd[c] * (k->stack[c] + 1);
-    const uint8_t *b = &k->dealt;
-    size_t n = offsetof(Key, tag) - offsetof(Key, dealt);
-    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001B3ULL;
+#define MAXPACKED (4 + 4 * MAXCHOSEN + 1 + MAXPARKED + (TYPES + 1) / 2)
+
+static void seen_init(Seen *t, int k, int types) {
+    t->k = k;
+    t->types = types;
+    t->size = 4 + 4 * k + 1 + MAXPARKED + (types + 1) / 2;
+}
+
+/* The key's bytes after the tag (`out` + 4), and their hash. */
+static uint64_t pack_key(const Seen *t, const Key *key, uint8_t *out) {
+    uint8_t *p = out + 4;
+    memcpy(p, key->stack, 4 * (size_t)t->k);
+    p += 4 * t->k;
+    *p++ = key->dealt;
+    memcpy(p, key->parked, MAXPARKED);
+    p += MAXPARKED;
+    for (int i = 0; i < t->types; i += 2) *p++ = (uint8_t)(key->on[i] | (i + 1 < t->types ? key->on[i + 1] << 4 : 0));
+    uint64_t h = 0xCBF29CE484222325ULL;
+    for (const uint8_t *b = out + 4; b < p; b++) h = (h ^ *b) * 0x100000001B3ULL;
     return mix64(h);
 }
 
+static uint64_t hash_packed(const Seen *t, const uint8_t *slot) {
+    uint64_t h = 0xCBF29CE484222325ULL;
+    for (int i = 4; i < t->size; i++) h = (h ^ slot[i]) * 0x100000001B3ULL;
+    return mix64(h);
+}
+
+static inline uint32_t tag_of(const uint8_t *slot) {
+    uint32_t tag;
+    memcpy(&tag, slot, 4);
+    return tag;
+}
+
+/* A hash's slot: by multiplication rather than a mask, so that a table may be
+ * any size, and the one a budget needs is no larger than that. */
+static inline size_t slot_of(uint64_t h, size_t cap) {
+#ifdef __SIZEOF_INT128__
+    return (size_t)(((unsigned __int128)h * cap) >> 64);
+#else
+    return (size_t)(h % cap);
+#endif
+}
+
+/* The slots a table of at most `max_states` keys needs (a load of three
+ * quarters, and a margin so that it never grows at the very end). */
+static size_t slots_for(long long max_states) {
+    unsigned long long n = max_states > 0 ? (unsigned long long)max_states : 1;
+    if (n > ((unsigned long long)1 << 60) / 4) return (size_t)1 << 61; /* no budget to speak of */
+    return (size_t)(n * 4 / 3 + 64);
+}
+
+/* Twice the slots, or the budget's own table where twice would be half of it
+ * or more: a game that fills its budget then ends in a table of the size it
+ * needs (not up to twice that), and its last growth, while the old table and
+ * the new are both held, takes at most half as much again; a smaller game
+ * grows as before. */
 static int seen_grow(Seen *t) {
-    size_t cap = t->cap * 2;
-    if (!memory_allows(cap * sizeof(Key))) return -1;
-    Key *slots = calloc(cap, sizeof(Key));
+    size_t cap = t->cap * 2, size = (size_t)t->size;
+    if (t->full > cap && t->full / 2 <= cap) cap = t->full;
+    if (!memory_allows(cap * size)) return -1;
+    uint8_t *slots = calloc(cap, size);
     if (!slots) return -1;
     for (size_t k = 0; k < t->cap; k++) {
-        if (!t->slots[k].tag) continue;
-        size_t idx = (size_t)hash_key(&t->slots[k]) & (cap - 1);
-        while (slots[idx].tag) idx = (idx + 1) & (cap - 1);
-        slots[idx] = t->slots[k];
+        const uint8_t *old = t->slots + k * size;
+        if (!tag_of(old)) continue;
+        size_t idx = slot_of(hash_packed(t, old), cap);
+        while (tag_of(slots + idx * size)) idx = idx + 1 == cap ? 0 : idx + 1;
+        memcpy(slots + idx * size, old, size);
     }
     free(t->slots);
     t->slots = slots;
@@ -90,15 +143,19 @@ static int seen_grow(Seen *t) {
 }
 
 /* 1 if new (now added), 0 if seen, -1 out of memory. */
-static int seen_add(Seen *t, Key *key) {
-    uint64_t h = hash_key(key);
-    key->tag = (uint32_t)(h >> 32) | 1;
-    size_t mask = t->cap - 1, idx = (size_t)h & mask;
-    while (t->slots[idx].tag) {
-        if (!memcmp(&t->slots[idx], key, sizeof(Key))) return 0;
-        idx = (idx + 1) & mask;
+static int seen_add(Seen *t, const Key *key) {
+    uint8_t packed[MAXPACKED];
+    size_t size = (size_t)t->size;
+    uint64_t h = pack_key(t, key, packed);
+    uint32_t tag = (uint32_t)h | 1; /* the slot comes from the high bits */
+    memcpy(packed, &tag, 4);
+    size_t idx = slot_of(h, t->cap);
+    uint8_t *slot;
+    while (tag_of(slot = t->slots + idx * size)) {
+        if (!memcmp(slot, packed, size)) return 0;
+        idx = idx + 1 == t->cap ? 0 : idx + 1;
     }
-    t->slots[idx] = *key;
+    memcpy(slot, packed, size);
     t->count++;
     if (t->count * 4 >= t->cap * 3 && seen_grow(t)) return -1;
     return 1;
@@ -269,7 +326,9 @@ enum { CLEARED, BLOCKED, CUT_SHORT, FAILED };
 static int clears(const Game *g, uint8_t stack[MAXCHOSEN][MAXDEAL], const int *nstack, const int *on,
                   const int *free_cards, long long max_states, double deadline, long long *visited) {
     Trie stacks;
-    Seen seen = {calloc(1 << 10, sizeof(Key)), 1 << 10, 0};
+    Seen seen = {NULL, 1 << 10, 0, slots_for(max_states), 0, 0, 0};
+    seen_init(&seen, g->k, g->suited ? TYPES : RANKS);
+    seen.slots = calloc(seen.cap, (size_t)seen.size);
     Todo todo = {NULL, 0, 0};
     int result = FAILED;
     if (trie_init(&stacks) || !seen.slots) goto done;
@@ -298,7 +357,6 @@ static int clears(const Game *g, uint8_t stack[MAXCHOSEN][MAXDEAL], const int *n
             result = CLEARED;
             goto done;
         }
-        k->tag = 0;
         int added = seen_add(&seen, k);
         if (added < 0) goto done;
         if (!added) continue;

@@ -53,7 +53,7 @@ else:
 
 COLUMN_TEST_STATES = 50_000_000 if NATIVE else 1_000_000
 """Default limit on the relaxed states the test visits, over all columns.  The
-compiled game keeps about 120 bytes a state (6 GB at this limit); a monster
+compiled game keeps about 60 bytes a state (3 GB at this limit); a monster
 column needs millions (Intrigue 3661: 20 million)."""
 
 TOGETHER = 4
