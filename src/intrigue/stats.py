@@ -25,7 +25,6 @@ import math
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 from typing import IO, Any, Literal, get_args
@@ -134,8 +133,8 @@ def percentile(values: list[float], q: float) -> float:
 def solve_deal(task: Task, on_progress: Callable[[int], None] | None = None) -> Record:
     """Solve one deal: ``task`` is (game, deal, mode, max_nodes, search, seed,
     end_nodes, checkpoint), the deal's search by layers (or the column test's
-    games) kept in its own directory under ``checkpoint`` (:func:`checkpoint_of`).  The per-deal JSON
-    record says how it was searched where that
+    games) kept in its own directory under ``checkpoint`` (:func:`checkpoint_of`).
+    The per-deal JSON record says how it was searched where that
     is not ``solve``'s whole plan with its own seed: ``"probes": false`` for the
     exhaustive search alone (and ``"search": "layered"`` where it went layer by
     layer), ``"search": "rollouts"`` for the rollouts alone,
@@ -306,12 +305,16 @@ def kept_column_games(path: Path) -> dict[Play, tuple[bool | None, int]]:
             and type(play[1]) is bool
             and all(type(n) is int and n >= 0 for n in (play[2], outcome[1]))
         )
-        if well_formed and version == RELAXED_VERSION and outcome[0] in (True, None):
+        if (
+            well_formed
+            and version == RELAXED_VERSION
+            and (outcome[0] is True or outcome[0] is None)
+        ):
             plays[play] = outcome
     return plays
 
 
-@contextmanager
+@contextlib.contextmanager
 def _appending(path: Path | None) -> Iterator[Callable[[str], None]]:
     """A function that appends a line to ``path`` at once (created with its
     directory where missing); one that does nothing for no path."""
