@@ -194,6 +194,14 @@ def test_progress_bar_shows_the_deal_being_searched() -> None:
         "deal 9: 1,004,096 positions, layer 109, 100,000/s, 0:10",
         "deal 10: 1,004,096 positions, 100,000/s, 0:10",
     ]
+    # what a search that counts no positions counts
+    counted = io.StringIO()
+    relaxed = ProgressBar(counted, unit="states")
+    relaxed.searching(11, 4096)
+    relaxed.deal_started -= 10.0
+    relaxed.logged -= LOG_EVERY
+    relaxed.searching(11, 1_004_096)
+    assert counted.getvalue() == "deal 11: 1,004,096 states, 100,000/s, 0:10\n"
 
 
 def test_stats_reports_the_positions_of_the_deal_it_searches() -> None:

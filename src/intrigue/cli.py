@@ -257,7 +257,9 @@ def cmd_stats(args: argparse.Namespace) -> dict[str, Any]:
     if search == "layered":
         _allow_open_files(1 << 16)
     bar = ProgressBar(
-        sys.stderr, detail=_layer_of(args.checkpoint, find_variant(args.game).id, args.mode)
+        sys.stderr,
+        detail=_layer_of(args.checkpoint, find_variant(args.game).id, args.mode),
+        unit=COUNTED.get(search, "positions"),
     )
     with _terminate_as_interrupt(args.checkpoint):
         return run_stats(
@@ -284,6 +286,10 @@ def cmd_stats(args: argparse.Namespace) -> dict[str, Any]:
             end_nodes=end_nodes,
             checkpoint=args.checkpoint,
         )
+
+
+COUNTED: dict[Search, str] = {"column": "states", "order": "cards tried"}
+"""What the progress line of a deal counts, where that is not positions."""
 
 
 def _layer_of(checkpoint: str | None, game: str, mode: str) -> Callable[[int], str | None] | None:

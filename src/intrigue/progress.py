@@ -22,7 +22,9 @@ class ProgressBar:
     terminal, one plain line per tenth of the run otherwise.
 
     :meth:`searching` adds the positions of the deal being searched, where the
-    batch runs in this process (one worker): a deal can take an hour.
+    batch runs in this process (one worker): a deal can take an hour.  ``unit``
+    names what its search counts: positions, or the column test's relaxed
+    states, or the cards the order test has tried.
     """
 
     def __init__(
@@ -30,8 +32,10 @@ class ProgressBar:
         stream: IO[str] | None = None,
         width: int = 30,
         detail: Callable[[int], str | None] | None = None,
+        unit: str = "positions",
     ) -> None:
         self.stream = stream if stream is not None else sys.stderr
+        self.unit = unit
         self.detail = detail  # more on the deal being searched, e.g. the layer a kept search is in
         self.tty = self.stream.isatty()
         self.width = width
@@ -58,7 +62,7 @@ class ProgressBar:
         self.logged = now
         rate = (nodes - self.deal_from) / elapsed
         more = self.detail(deal) if self.detail is not None else None
-        text = f"deal {deal}: {nodes:,} positions, {'' if more is None else more + ', '}"
+        text = f"deal {deal}: {nodes:,} {self.unit}, {'' if more is None else more + ', '}"
         text += f"{rate:,.0f}/s, {_clock(elapsed)}"
         self.stream.write(f"\r{self.line}  {text}\x1b[K" if self.tty else text + "\n")
         self.stream.flush()
