@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from pathlib import Path
-from typing import IO, Any, Literal, get_args
+from typing import Any, Literal, get_args
 
 from intrigue.deals import MAX_DEAL
 from intrigue.errors import DealModeError, DealNumberError, UnknownVariantError
@@ -251,6 +251,8 @@ def _column_test(
     started = time.perf_counter()
     path = None if kept is None else kept / COLUMN_GAMES
     known = {} if path is None else kept_column_games(path)
+    if kept is not None:
+        kept.mkdir(parents=True, exist_ok=True)
     with _appending(path) as keep:
 
         def on_played(play: Play, cleared: bool | None, states: int) -> None:
@@ -316,12 +318,12 @@ def kept_column_games(path: Path) -> dict[Play, tuple[bool | None, int]]:
 
 @contextlib.contextmanager
 def _appending(path: Path | None) -> Iterator[Callable[[str], None]]:
-    """A function that appends a line to ``path`` at once (created with its
-    directory where missing); one that does nothing for no path."""
+    """A function that appends a line to ``path`` at once, after cutting off a
+    truncated last line (:func:`_cut_partial_line`); one that does nothing
+    for no path."""
     if path is None:
         yield lambda _line: None
         return
-    path.parent.mkdir(parents=True, exist_ok=True)
     _cut_partial_line(path)
     with path.open("a", encoding="utf-8") as f:
 
@@ -570,7 +572,6 @@ def run_stats(
         done = {
             d: r for d, r in load_records(path, variant.id, deal_mode).items() if first <= d <= last
         }
-        _cut_partial_line(path)
         # An "unknown" found under a smaller limit (or searched another way)
         # is worth another try now.
         done = {d: r for d, r in done.items() if not _retry(r, max_nodes, search, seed, end_nodes)}
@@ -599,23 +600,17 @@ def run_stats(
         else _solve_local(tasks, jobs or os.cpu_count() or 1, on_search)
     )
     kept_searches: list[dict[str, Any]] = []
-    sink: IO[str] | None = path.open("a", encoding="utf-8") if path is not None else None
-    try:
+    with _appending(path) as keep:
         if progress is not None:
             progress(len(records), total, counts)
         for record in results:
-            if sink is not None:
-                sink.write(json.dumps(record) + "\n")
-                sink.flush()
+            keep(json.dumps(record))
             records.append(record)
             counts[record["verdict"]] += 1
             if "layer" in record:
                 kept_searches.append({k: record[k] for k in ("deal", "layer", "layer_positions")})
             if progress is not None:
                 progress(len(records), total, counts)
-    finally:
-        if sink is not None:
-            sink.close()
     summary = summarise(records)
     summary.update(
         game=variant.id,

@@ -68,14 +68,29 @@ typedef struct {
 
 #define MAXPACKED (4 + 4 * MAXCHOSEN + 1 + MAXPARKED + (TYPES + 1) / 2)
 
-static void seen_init(Seen *t, int k, int types) {
+/* The slots a table of at most `max_states` keys needs (a load of three
+ * quarters, and a margin so that it never grows at the very end). */
+static size_t slots_for(long long max_states) {
+    unsigned long long n = max_states > 0 ? (unsigned long long)max_states : 1;
+    if (n > ((unsigned long long)1 << 60) / 4) return (size_t)1 << 61; /* no budget to speak of */
+    return (size_t)(n * 4 / 3 + 64);
+}
+
+/* An empty table for `k` chosen columns, `types` types on the piles and a
+ * budget of `max_states`: 0, or -1 out of memory. */
+static int seen_init(Seen *t, int k, int types, long long max_states) {
     t->k = k;
     t->types = types;
     t->size = 4 + 4 * k + 1 + MAXPARKED + (types + 1) / 2;
+    t->cap = 1 << 10;
+    t->count = 0;
+    t->full = slots_for(max_states);
+    t->slots = calloc(t->cap, (size_t)t->size);
+    return t->slots ? 0 : -1;
 }
 
-/* The key's bytes after the tag (`out` + 4), and their hash. */
-static uint64_t pack_key(const Seen *t, const Key *key, uint8_t *out) {
+/* The key's bytes after the tag (`out` + 4). */
+static void pack_key(const Seen *t, const Key *key, uint8_t *out) {
     uint8_t *p = out + 4;
     memcpy(p, key->stack, 4 * (size_t)t->k);
     p += 4 * t->k;
@@ -83,11 +98,9 @@ static uint64_t pack_key(const Seen *t, const Key *key, uint8_t *out) {
     memcpy(p, key->parked, MAXPARKED);
     p += MAXPARKED;
     for (int i = 0; i < t->types; i += 2) *p++ = (uint8_t)(key->on[i] | (i + 1 < t->types ? key->on[i + 1] << 4 : 0));
-    uint64_t h = 0xCBF29CE484222325ULL;
-    for (const uint8_t *b = out + 4; b < p; b++) h = (h ^ *b) * 0x100000001B3ULL;
-    return mix64(h);
 }
 
+/* The hash of a packed key's bytes after the tag. */
 static uint64_t hash_packed(const Seen *t, const uint8_t *slot) {
     uint64_t h = 0xCBF29CE484222325ULL;
     for (int i = 4; i < t->size; i++) h = (h ^ slot[i]) * 0x100000001B3ULL;
@@ -108,14 +121,6 @@ static inline size_t slot_of(uint64_t h, size_t cap) {
 #else
     return (size_t)(h % cap);
 #endif
-}
-
-/* The slots a table of at most `max_states` keys needs (a load of three
- * quarters, and a margin so that it never grows at the very end). */
-static size_t slots_for(long long max_states) {
-    unsigned long long n = max_states > 0 ? (unsigned long long)max_states : 1;
-    if (n > ((unsigned long long)1 << 60) / 4) return (size_t)1 << 61; /* no budget to speak of */
-    return (size_t)(n * 4 / 3 + 64);
 }
 
 /* Twice the slots, or the budget's own table where twice would be half of it
@@ -146,7 +151,8 @@ static int seen_grow(Seen *t) {
 static int seen_add(Seen *t, const Key *key) {
     uint8_t packed[MAXPACKED];
     size_t size = (size_t)t->size;
-    uint64_t h = pack_key(t, key, packed);
+    pack_key(t, key, packed);
+    uint64_t h = hash_packed(t, packed);
     uint32_t tag = (uint32_t)h | 1; /* the slot comes from the high bits */
     memcpy(packed, &tag, 4);
     size_t idx = slot_of(h, t->cap);
@@ -326,12 +332,10 @@ enum { CLEARED, BLOCKED, CUT_SHORT, FAILED };
 static int clears(const Game *g, uint8_t stack[MAXCHOSEN][MAXDEAL], const int *nstack, const int *on,
                   const int *free_cards, long long max_states, double deadline, long long *visited) {
     Trie stacks;
-    Seen seen = {NULL, 1 << 10, 0, slots_for(max_states), 0, 0, 0};
-    seen_init(&seen, g->k, g->suited ? TYPES : RANKS);
-    seen.slots = calloc(seen.cap, (size_t)seen.size);
+    Seen seen = {0};
     Todo todo = {NULL, 0, 0};
     int result = FAILED;
-    if (trie_init(&stacks) || !seen.slots) goto done;
+    if (trie_init(&stacks) || seen_init(&seen, g->k, g->suited ? TYPES : RANKS, max_states)) goto done;
     Node start;
     memset(&start, 0, sizeof start);
     for (int c = 0; c < g->k; c++) {

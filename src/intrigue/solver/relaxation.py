@@ -160,7 +160,7 @@ def blocked_column_each(
     cleared_by_suit: set[tuple[int, ...]] = set()
     visited = 0
 
-    reused = dict(known or {})
+    reused = known or {}
     cleared_once = {
         (numbers, by_suit): used
         for (numbers, by_suit, _), (cleared, used) in reused.items()
