@@ -3,6 +3,8 @@ a card it proves can never go up really never does; and it says what it cannot d
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import event, given, settings
 
@@ -11,7 +13,14 @@ from intrigue.errors import UnknownVariantError
 from intrigue.notation import Move
 from intrigue.position import Position
 from intrigue.solver import solve
-from intrigue.solver.order import Deal, OrderModel, card_never_goes_up
+from intrigue.solver.order import (
+    ClearingModel,
+    Deal,
+    Moment,
+    OrderModel,
+    card_never_goes_up,
+    column_never_clears,
+)
 from play import small_deals
 from test_solver import brute_force
 
@@ -33,6 +42,28 @@ def line_timings(start: Position, moves: tuple[Move, ...]) -> tuple[dict[int, in
                 leaving.append(i)
         position = position.apply(move)
     return left, leaving
+
+
+def line_moments(start: Position, moves: tuple[Move, ...]) -> dict[int, Moment]:
+    """For each card of a line that leaves its own column once the pack is
+    dealt (by its place in the deal order): the cards up and the cards gone from
+    their columns at that moment, and whether it goes to a vacant column."""
+    place = {card: i for i, card in enumerate(start.order)}
+    up: set[int] = set()
+    gone: set[int] = set()
+    moments: dict[int, Moment] = {}
+    position = start
+    for move in moves:
+        if move.source:
+            i = place[position.columns[move.source - 1][-1]]
+            if i not in gone:
+                if position.pack_dealt:
+                    moments[i] = (frozenset(up), frozenset(gone), not move.is_to_pile)
+                gone.add(i)
+            if move.is_to_pile:
+                up.add(i)
+        position = position.apply(move)
+    return moments
 
 
 def parked_when(start: Position, moves: tuple[Move, ...], x: int) -> list[int]:
@@ -90,6 +121,44 @@ def test_a_line_that_breaks_a_rule_does_not_fit():
     assert not OrderModel(deal, above, after_deal=True).fits({under: above + 1})
 
 
+@pytest.mark.parametrize(
+    ("game", "deal"), [("intrigue", 4), ("laggard-lady", 2), ("glencoe", 2), ("glencoe", 6)]
+)
+def test_every_winning_line_meets_the_clearing_model(game, deal):
+    """The soundness of the clearing test, on real lines: a won line clears
+    every column, and its times, with the cards up and gone at each moment one
+    of a column's cards leaves it after the deal, meet that column's model."""
+    start = Position.start(game, deal, "manual")
+    result = solve(start, max_nodes=2_000_000)
+    assert result.verdict == "won" and result.moves is not None
+    left, _ = line_timings(start, result.moves)
+    moments = line_moments(start, result.moves)
+    model = Deal.of(start)
+    looked = 0
+    for j, column in enumerate(model.columns):
+        if any(i in moments for i in column):
+            assert ClearingModel(model, j).fits(left, moments), (game, deal, j + 1)
+            looked += 1
+    assert looked >= 2  # the line digs out more than one column after the deal
+
+
+def test_a_moment_that_breaks_a_rule_does_not_fit():
+    """The clearing model is not empty: a line whose cards are up out of
+    staircase order at one of its moments is rejected, the real one is not."""
+    start = Position.start("glencoe", 2, "manual")
+    result = solve(start, max_nodes=2_000_000)
+    assert result.moves is not None
+    left, _ = line_timings(start, result.moves)
+    moments = line_moments(start, result.moves)
+    deal = Deal.of(start)
+    j, y = next((j, i) for j, c in enumerate(deal.columns) for i in reversed(c) if i in moments)
+    assert ClearingModel(deal, j).fits(left, moments)
+    ups, gones, parks = moments[y]
+    jacks = frozenset(i for i in range(len(deal.order)) if deal.rank(i) == 11 and i != y)
+    broken = {**moments, y: (ups | jacks, gones | jacks, parks)}  # Jacks before their Tens
+    assert not ClearingModel(deal, j).fits(left, broken)
+
+
 def test_intrigue_1545s_buried_two_never_goes_up():
     """Intrigue 1545's fifth column takes 71 cards; the Two seventh from its
     base can go up neither while cards are dealt nor after (docs/solver.md,
@@ -136,6 +205,40 @@ def test_a_card_that_never_goes_up_means_lost(position: Position) -> None:
     if blocked:
         assert truth in ("lost", "unknown"), f"cards {blocked} never go up, but won"
         assert solve(position, max_nodes=2_000_000).verdict != "won"
+
+
+@settings(max_examples=25, deadline=None)
+@given(small_deals(bases=(2, 4), staircases=(3, 5), steps=(2, 5), modes=("manual",), moves=0))
+def test_a_column_that_never_clears_means_lost(position: Position) -> None:
+    """On small deals that the engine-only brute force decides: a column the
+    clearing test says no line can clear makes the deal lost."""
+    if position.variant.vacant_column_any_time:
+        event("Salic Law: not covered")
+        return
+    deal = Deal.of(position)
+    blocked = [
+        j for j, c in enumerate(deal.columns) if c and column_never_clears(deal, j, seconds=5)
+    ]
+    truth = brute_force(position, 50_000)
+    event(f"blocked: {bool(blocked)}, truth: {truth}")
+    if blocked:
+        assert truth in ("lost", "unknown"), f"columns {blocked} never clear, but won"
+        assert solve(position, max_nodes=2_000_000).verdict != "won"
+
+
+def test_glencoe_9088s_long_column_never_clears(tmp_path, capsys):
+    """Glencoe 9088 deals 76 cards onto its sixth column while six Queens are
+    out (one of Spades, one of Hearts); the clearing test proves that no line
+    clears it (docs/solver.md, "The order test of a column"), the first column
+    it tries: ``intrigue stats --order-only`` records the loss."""
+    out = tmp_path / "order.jsonl"
+    argv = ["stats", "--game", "glencoe", "--mode", "manual", "--deals", "9088-9088"]
+    assert main([*argv, "--order-only", "--out", str(out), "--json"]) == 0
+    record = json.loads(out.read_text())
+    assert record["verdict"] == "lost" and record["search"] == "order"
+    assert record["blocked_column"] == 6 and "blocked_card" not in record
+    assert record["nodes"] == 1  # one column tried
+    assert json.loads(capsys.readouterr().out)["lost"] == 1
 
 
 def test_the_cards_under_most_pressure_are_tried_first():

@@ -184,7 +184,7 @@ def test_stats_column_only(tmp_path, capsys) -> None:
     (record,) = [json.loads(line) for line in out.read_text().splitlines()]
     assert record["verdict"] == "lost" and record["search"] == "column"
     assert record["blocked"] == [1] and record["max_nodes"] == 10_000 and record["best"] is None
-    assert "proved by the column test" in capsys.readouterr().out
+    assert "proved without an exhaustive search" in capsys.readouterr().out
     # its games kept in a checkpoint directory (the proof leaves none there)
     kept = tmp_path / "kept"
     again = [*argv, "--column-only", "--max-nodes", "10000", "--checkpoint", str(kept)]

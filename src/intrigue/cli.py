@@ -288,7 +288,7 @@ def cmd_stats(args: argparse.Namespace) -> dict[str, Any]:
         )
 
 
-COUNTED: dict[Search, str] = {"column": "states", "order": "cards tried"}
+COUNTED: dict[Search, str] = {"column": "states", "order": "columns and cards tried"}
 """What the progress line of a deal counts, where that is not positions."""
 
 
@@ -380,8 +380,8 @@ def print_stats(data: dict[str, Any]) -> str:
     lines.append(f"won {data['won']}  lost {data['lost']}  unknown {data['unknown']}")
     if data["lost_by_column_test"]:
         lines.append(
-            f"({data['lost_by_column_test']} of the lost deals proved by the column test: "
-            "a column that can never be cleared, from the start or from deep in the deal)"
+            f"({data['lost_by_column_test']} of the lost deals proved without an exhaustive "
+            "search: by the column test, the rank projection, the frontier proof or the order test)"
         )
     if data["unknown"]:
         low, high = data["win_rate_bounds"]
@@ -392,8 +392,9 @@ def print_stats(data: dict[str, Any]) -> str:
             else f"the frontier proof, which never finds a win, did not prove the unknown "
             f"deals lost within {data['max_nodes']} positions and states"
             if data["search"] == "frontier"
-            else f"the order test, which never finds a win, found no card of the unknown "
-            f"deals that can never leave its column among the {data['max_nodes']} it tried"
+            else f"the order test, which never finds a win, found no column of the unknown "
+            f"deals that can never be cleared, nor a card that can never leave its column "
+            f"among the {data['max_nodes']} it tried"
             if data["search"] == "order"
             else f"the column test, which never finds a win, blocked no column or set of "
             f"columns of the unknown deals within {data['max_nodes']} states a game"
@@ -514,10 +515,11 @@ def build_parser() -> argparse.ArgumentParser:
     how.add_argument(
         "--order-only",
         action="store_true",
-        help="manual mode, Intrigue, Laggard Lady, Glencoe: only the order test (a card no "
-        "line can send up, by when cards can leave their columns; needs intrigue[proofs]), "
-        "which proves losses and never finds a win; --max-nodes is then the number of cards "
-        f"it tries, most pressed first (default {ORDER_TEST_CARDS})",
+        help="manual mode, Intrigue, Laggard Lady, Glencoe: only the order test (a column no "
+        "line can clear, or a card no line can send up, by when cards can leave their "
+        "columns; needs intrigue[proofs]), which proves losses and never finds a win; every "
+        "column is tried, then --max-nodes cards, most pressed first "
+        f"(default {ORDER_TEST_CARDS})",
     )
     how.add_argument(
         "--column-only",

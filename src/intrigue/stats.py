@@ -34,7 +34,12 @@ from intrigue.errors import DealModeError, DealNumberError, UnknownVariantError
 from intrigue.position import Position, parse_mode
 from intrigue.solver import DEFAULT_MAX_NODES, solve
 from intrigue.solver.dfs import has_kept_search, kept_layers
-from intrigue.solver.order import ORDER_TEST_CARDS, blocked_card, require_covered
+from intrigue.solver.order import (
+    ORDER_TEST_CARDS,
+    blocked_card,
+    require_covered,
+    uncleared_column,
+)
 from intrigue.solver.relaxation import (
     COLUMN_TEST_STATES,
     RELAXED_VERSION,
@@ -212,21 +217,34 @@ def _order_test(
     max_nodes: int | None,
     on_progress: Callable[[int], None] | None,
 ) -> Record:
-    """The order test alone on one manual deal: ``max_nodes`` (if given) is the
-    number of cards it tries, in its order of pressure; ``on_progress`` hears each card."""
+    """The order test alone on one manual deal: first whether each column can
+    be cleared (longest first), then single cards, ``max_nodes`` of them (if
+    given) in their order of pressure; ``on_progress`` hears the columns and
+    cards tried."""
     cards = ORDER_TEST_CARDS if max_nodes is None else max_nodes
     started = time.perf_counter()
-    tried = 0
+    columns = tried = 0
+
+    def on_column(done: int, _total: int) -> None:
+        nonlocal columns
+        columns = done
+        if on_progress is not None:
+            on_progress(done)
 
     def on_card(done: int, _total: int) -> None:
         nonlocal tried
         tried = done
         if on_progress is not None:
-            on_progress(done)
+            on_progress(columns + done)
 
-    card = blocked_card(Position.start(game, deal, mode), cards=cards, on_card=on_card)
-    # "nodes": the cards tried, for the test counts no positions
-    record = _proof_record(game, deal, mode, "order", card is not None, tried, started, max_nodes)
+    position = Position.start(game, deal, mode)
+    column = uncleared_column(position, on_column=on_column)
+    card = None if column is not None else blocked_card(position, cards=cards, on_card=on_card)
+    lost = column is not None or card is not None
+    # "nodes": the columns and cards tried, for the test counts no positions
+    record = _proof_record(game, deal, mode, "order", lost, columns + tried, started, max_nodes)
+    if column is not None:
+        record["blocked_column"] = column
     if card is not None:
         record["blocked_card"] = list(card)
     return record

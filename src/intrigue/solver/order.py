@@ -35,10 +35,16 @@ ORDER_TEST_SECONDS = 120.0
 ORDER_TEST_CARDS = 16
 """How many cards the test tries by default, in the order of
 :meth:`Deal.candidates` (most pressure first)."""
+CLEARING_SECONDS = 600.0
+"""The most seconds the solver gets for each column in the clearing test."""
 
 Timing = dict[int, int | None]
 """When each card (by its place in the deal order) left its column: the number
 of cards dealt by then, ``None`` for still there; for :meth:`OrderModel.fits`."""
+Moment = tuple[frozenset[int], frozenset[int], bool]
+"""The moment a card leaves its column after the deal, for
+:meth:`ClearingModel.fits`: the cards on the piles then, the cards that have
+left their columns by then, and whether it goes to a vacant column."""
 
 
 class OrderTestUnavailable(IntrigueError, ImportError):
@@ -139,20 +145,20 @@ class Deal:
         return sorted(depth, key=lambda i: (-self.pressure(i), depth[i]))
 
 
-class OrderModel:
-    """The constraints every line of ``deal`` meets if card ``x`` leaves its
-    column while cards are still dealt (``after_deal=False``) or once the pack
-    is dealt (``after_deal=True``).
+class DealTimes:
+    """The times at which cards leave their columns while the pack is dealt,
+    and what every line of ``deal`` makes of them (constraints 1 to 4 of
+    ``docs/solver.md``, "The order test"); the order within a count (4) is
+    written for the columns ``within`` (0-based).
 
     ``left[i, s]`` is true when card ``i`` (its place in the deal order) has
     left its column once ``s`` cards are dealt, for ``s`` from its own deal to
-    the pack less one; after the deal, ``gone[i]`` says it has left its column
-    before ``x`` leaves, and ``parked[i]`` that it waits on a vacant column then.
+    the pack less one.
     """
 
-    def __init__(self, deal: Deal, x: int, *, after_deal: bool) -> None:
+    def __init__(self, deal: Deal, within: Iterable[int]) -> None:
         cp = _cp_model()
-        self.deal, self.x, self.after_deal = deal, x, after_deal
+        self.deal = deal
         self.model = m = cp.CpModel()
         n = len(deal.order)
         self.last = n - 1  # the last count of cards dealt with a card still to come
@@ -171,13 +177,8 @@ class OrderModel:
         self._on: dict[tuple[int, int], Any] = {}
         self._stack_during_deal()
         self._piles_during_deal()
-        self._order_within_a_count()
-        if after_deal:
-            self._after_deal()
-        elif (x, self.last) in self.left:
-            m.Add(self.left[x, self.last] == 1)
-        else:
-            m.AddBoolOr([])  # the last card dealt leaves only after the deal
+        for column in within:
+            self._order_within_a_count(deal.columns[column])
 
     # ------------------------------------------------------------- helpers
 
@@ -253,31 +254,30 @@ class OrderModel:
     def _suited(self, rank: int, suit: int) -> Callable[[int], bool]:
         return lambda i: self.deal.rank(i) == rank and SUIT_OF[self.deal.order[i]] == suit
 
-    def _chains(self, up_of_rank: Callable[[int], Any]) -> None:
+    def _chains(self, up_of_rank: Callable[[int], Any], enforce: Sequence[Any] = ()) -> None:
         """No pile row holds more cards of a rank than of the rank below it
         (``up_of_rank(rank)``: how many of that rank are up)."""
         prev = self.deal.tables.prev
         for rank in range(14):
             if prev[rank] > 0:
-                self.model.Add(up_of_rank(rank) <= up_of_rank(prev[rank]))
+                self.model.Add(up_of_rank(rank) <= up_of_rank(prev[rank])).OnlyEnforceIf(enforce)
 
     def _piles_during_deal(self) -> None:
         for s in range(1, self.last + 1):
             self._chains(partial(self.on, s=s))
             self._opening_limits(partial(self.up, s=s), s)
 
-    def _order_within_a_count(self) -> None:
+    def _order_within_a_count(self, column: Sequence[int]) -> None:
         """Between two deals, the cards leaving one column leave top first.
 
         So when ``k`` goes up, those above it that leave at the same count are
         up already and those below it are not yet: for every rank ``q``, the
         piles then hold at least the ``q`` already up before this count plus
         those among ``k`` and the cards above it, and at most the ``prev(q)``
-        up by the end of this count less those below it.  Written for ``x``'s
-        column, where the test needs it.
+        up by the end of this count less those below it.  Written for the
+        columns that a test needs it for (it is a fact of every column).
         """
         m, prev, deal = self.model, self.deal.tables.prev, self.deal
-        column = deal.columns[deal.where(self.x)[0]]
         for s in range(1, self.last + 1):
             here = [i for i in column if i + 1 <= s]
             for place, k in enumerate(here):
@@ -296,6 +296,108 @@ class OrderModel:
                         self.on(q, s - 1) + sum(self.leaves_at(i, s) for i in above)
                         <= self.on(p, s) - sum(self.leaves_at(i, s) for i in below)
                     ).OnlyEnforceIf(leaves)
+
+    # ------------------------------------------------- after the deal, shared
+
+    def _only_tops_leave(
+        self,
+        gone: dict[int, Any],
+        columns: Iterable[Sequence[int]],
+        leaving: int | None = None,
+        enforce: Sequence[Any] = (),
+    ) -> None:
+        """Only a column's top leaves it, then or during the deal: a card gone
+        with a card dealt onto it still there (or ``leaving``, which leaves
+        now) left before that card was dealt."""
+        m = self.model
+        for column in columns:
+            for a, i in enumerate(column):
+                if i == leaving:
+                    continue
+                for k in column[a + 1 :]:
+                    earlier = self.was_left(i, k)
+                    still = [earlier] if not isinstance(earlier, int) else []
+                    if k == leaving:
+                        m.AddBoolOr([gone[i].Not(), *still]).OnlyEnforceIf(enforce)
+                    else:
+                        m.AddBoolOr([gone[i].Not(), *still, gone[k]]).OnlyEnforceIf(enforce)
+
+    def _vacant(self, gone: dict[int, Any], leaving_column: int, tag: str) -> list[Any]:
+        """Per column but ``leaving_column``: whether its own cards have all left."""
+        vacant: list[Any] = []
+        for j, column in enumerate(self.deal.columns):
+            if j == leaving_column:
+                continue
+            if not column:
+                vacant.append(1)
+                continue
+            v = self.model.NewBoolVar(f"vacant{j}{tag}")
+            for i in column:
+                self.model.AddImplication(v, gone[i])
+            vacant.append(v)
+        return vacant
+
+    def _leaves_now(
+        self,
+        y: int,
+        count: Callable[[Callable[[int], bool]], Any],
+        parked_now: Any,
+        enforce: Sequence[Any] = (),
+    ) -> None:
+        """Card ``y`` leaves its column now, with the cards that ``count`` counts
+        on the piles: if not parked, a pile waits for it (or one may open)."""
+        m, deal = self.model, self.deal
+        rank, prev = deal.rank(y), deal.tables.prev
+        to_pile = [parked_now.Not(), *enforce]
+        n = len(deal.order)
+        if prev[rank] > 0:  # a pile waits for y
+            m.Add(count(self._of_rank(prev[rank])) >= count(self._of_rank(rank)) + 1).OnlyEnforceIf(
+                to_pile
+            )
+        elif deal.tables.open_rule == OPEN_PER_BASE:  # a pile of y's kind may still open
+            m.Add(count(self._of_rank(rank)) + 1 <= self._bases_dealt(n)).OnlyEnforceIf(to_pile)
+        elif deal.tables.open_rule == OPEN_PER_BASE_SUIT:
+            suit = SUIT_OF[deal.order[y]]
+            m.Add(count(self._suited(rank, suit)) + 1 <= self._bases_dealt(n, suit)).OnlyEnforceIf(
+                to_pile
+            )
+
+    # ------------------------------------------------------------- solving
+
+    def solve(self, seconds: float) -> bool | None:
+        """Whether some timing meets every constraint: ``False`` is a proof that
+        none does, ``None`` that the solver ran out of time."""
+        cp = _cp_model()
+        solver = cp.CpSolver()
+        solver.parameters.max_time_in_seconds = seconds
+        solver.parameters.num_workers = 1  # the same answer, and the same work, every run
+        status = solver.Solve(self.model)
+        if status in (cp.OPTIMAL, cp.FEASIBLE):
+            return True
+        if status == cp.INFEASIBLE:
+            return False
+        return None
+
+
+class OrderModel(DealTimes):
+    """The constraints every line of ``deal`` meets if card ``x`` leaves its
+    column while cards are still dealt (``after_deal=False``) or once the pack
+    is dealt (``after_deal=True``): :class:`DealTimes`, the order within a
+    count written for ``x``'s column, and after the deal, ``gone[i]`` says
+    card ``i`` has left its column before ``x`` leaves, and ``parked[i]`` that
+    it waits on a vacant column then.
+    """
+
+    def __init__(self, deal: Deal, x: int, *, after_deal: bool) -> None:
+        super().__init__(deal, within=[deal.where(x)[0]])
+        self.x, self.after_deal = x, after_deal
+        m = self.model
+        if after_deal:
+            self._after_deal()
+        elif (x, self.last) in self.left:
+            m.Add(self.left[x, self.last] == 1)
+        else:
+            m.AddBoolOr([])  # the last card dealt leaves only after the deal
 
     def _after_deal(self) -> None:
         """``x`` is still in its column when the last card is dealt; look at the
@@ -322,30 +424,8 @@ class OrderModel:
         xcol, xplace = deal.where(x)
         for k in deal.columns[xcol][xplace + 1 :]:
             m.Add(gone[k] == 1)
-        # Only a column's top leaves it (then or during the deal).
-        for column in deal.columns:
-            for a, i in enumerate(column):
-                if i == x:
-                    continue
-                for k in column[a + 1 :]:
-                    earlier = self.was_left(i, k)
-                    still = [earlier] if not isinstance(earlier, int) else []
-                    if k == x:
-                        m.AddBoolOr([gone[i].Not(), *still])
-                    else:
-                        m.AddBoolOr([gone[i].Not(), *still, gone[k]])
-        # A parked card lies alone on a column whose own cards have all left.
-        vacant: list[Any] = []
-        for j, column in enumerate(deal.columns):
-            if j == xcol:
-                continue
-            if not column:
-                vacant.append(1)
-                continue
-            v = m.NewBoolVar(f"vacant{j}@{x}")
-            for i in column:
-                m.AddImplication(v, gone[i])
-            vacant.append(v)
+        self._only_tops_leave(gone, deal.columns, leaving=x)
+        vacant = self._vacant(gone, xcol, f"@{x}")
         # x leaves its column now: to a pile that takes it, or to a vacant
         # column of its own (it may go up from there later).
         x_parked = m.NewBoolVar(f"parked{x}@{x}")
@@ -355,37 +435,8 @@ class OrderModel:
             return sum(u for i, u in ups.items() if picks(i))
 
         self._chains(lambda rank: count(self._of_rank(rank)))
-        n = len(deal.order)
-        self._opening_limits(count, n)
-        rank, prev = deal.rank(x), deal.tables.prev
-        to_pile = x_parked.Not()
-        if prev[rank] > 0:  # a pile waits for x
-            m.Add(count(self._of_rank(prev[rank])) >= count(self._of_rank(rank)) + 1).OnlyEnforceIf(
-                to_pile
-            )
-        elif deal.tables.open_rule == OPEN_PER_BASE:  # a pile of x's kind may still open
-            m.Add(count(self._of_rank(rank)) + 1 <= self._bases_dealt(n)).OnlyEnforceIf(to_pile)
-        elif deal.tables.open_rule == OPEN_PER_BASE_SUIT:
-            suit = SUIT_OF[deal.order[x]]
-            m.Add(count(self._suited(rank, suit)) + 1 <= self._bases_dealt(n, suit)).OnlyEnforceIf(
-                to_pile
-            )
-
-    # ------------------------------------------------------------- solving
-
-    def solve(self, seconds: float) -> bool | None:
-        """Whether some timing meets every constraint: ``False`` is a proof that
-        none does, ``None`` that the solver ran out of time."""
-        cp = _cp_model()
-        solver = cp.CpSolver()
-        solver.parameters.max_time_in_seconds = seconds
-        solver.parameters.num_workers = 1  # the same answer, and the same work, every run
-        status = solver.Solve(self.model)
-        if status in (cp.OPTIMAL, cp.FEASIBLE):
-            return True
-        if status == cp.INFEASIBLE:
-            return False
-        return None
+        self._opening_limits(count, len(deal.order))
+        self._leaves_now(x, count, x_parked)
 
     def fits(self, timing: Timing, parked: Iterable[int] = ()) -> bool:
         """Whether the times at which a real line's cards left their columns
@@ -400,6 +451,99 @@ class OrderModel:
             for i, v in self.gone.items():
                 m.Add(v == int(timing.get(i) is not None))
                 m.Add(self.parked[i] == int(i in waiting))
+        return self.solve(60.0) is True
+
+
+class ClearingModel(DealTimes):
+    """The constraints every line of ``deal`` meets if it clears ``column``
+    (0-based): :class:`DealTimes`, with the order within a count written for
+    every column, and a look at each moment after the deal at which one of
+    the column's cards leaves it.
+
+    Those moments come in a known order: the cards of the column still there
+    when the pack is dealt leave it top first.  At each, ``snapshots`` holds
+    the card leaving, whether it was still there after the deal (1, or a
+    literal), and per other card whether it is up, parked or gone (has left
+    its column), and whether the card leaving goes to a vacant column.
+    """
+
+    def __init__(self, deal: Deal, column: int) -> None:
+        super().__init__(deal, within=range(len(deal.columns)))
+        self.column = column
+        self.snapshots: list[
+            tuple[int, Any, dict[int, Any], dict[int, Any], dict[int, Any], Any]
+        ] = []
+        self._moments()
+
+    def _moments(self) -> None:
+        m, deal, last = self.model, self.deal, self.last
+        own = deal.columns[self.column]
+        others = [c for j, c in enumerate(deal.columns) if j != self.column]
+        before: tuple[dict[int, Any], dict[int, Any]] | None = None
+        for place in reversed(range(len(own))):  # top first
+            y = own[place]
+            during = self.was_left(y, last)
+            still = 1 if isinstance(during, int) else during.Not()
+            enforce = [] if isinstance(still, int) else [still]
+            up: dict[int, Any] = {}
+            parked: dict[int, Any] = {}
+            gone: dict[int, Any] = {}
+            for i in self.cards:
+                if i == y:
+                    continue
+                u, pk, g = (m.NewBoolVar(f"{name}{i}/{y}") for name in ("up", "parked", "gone"))
+                m.AddBoolOr([u, pk]).OnlyEnforceIf(g)
+                m.AddImplication(u, g)
+                m.AddImplication(pk, g)
+                m.AddBoolOr([u.Not(), pk.Not()])
+                left = self.was_left(i, last)
+                if not isinstance(left, int):
+                    m.AddImplication(left, u)  # nothing is parked during the deal
+                if before is not None and i in before[0]:
+                    m.AddImplication(before[0][i], u)  # what is up stays up
+                    m.AddImplication(before[1][i], g)  # and what has left stays gone
+                up[i], parked[i], gone[i] = u, pk, g
+            # The column's cards above y have left it (top first); those under it
+            # have left only if they did while cards were dealt.
+            for i in own[place + 1 :]:
+                m.Add(gone[i] == 1)
+            for i in own[:place]:
+                m.Add(gone[i] == self.was_left(i, last))
+            for z, z_still, _, _, _, z_parked in self.snapshots:
+                # a card of the column that went to a pile as it left is up
+                m.AddImplication(z_parked.Not(), up[z]).OnlyEnforceIf(
+                    [] if isinstance(z_still, int) else [z_still]
+                )
+            parked_now = m.NewBoolVar(f"parked{y}/{y}")
+            self._only_tops_leave(gone, others, enforce=enforce)
+            vacant = self._vacant(gone, self.column, f"/{y}")
+            m.Add(sum(parked.values()) + parked_now <= sum(vacant)).OnlyEnforceIf(enforce)
+
+            def count(picks: Callable[[int], bool]) -> Any:
+                return sum(u for i, u in up.items() if picks(i))  # noqa: B023 (used at once)
+
+            self._chains(lambda rank: count(self._of_rank(rank)), enforce)
+            self._leaves_now(y, count, parked_now, enforce)
+            self.snapshots.append((y, still, up, parked, gone, parked_now))
+            before = (up, gone)
+
+    def fits(self, timing: Timing, moments: dict[int, Moment]) -> bool:
+        """Whether a real line that clears the column meets the model:
+        ``timing`` as for :meth:`OrderModel.fits`, ``moments`` the moment each
+        card of the column that leaves it after the deal does (its soundness)."""
+        m = self.model
+        for (i, s), v in self.left.items():
+            t = timing.get(i)
+            m.Add(v == int(t is not None and t <= s))
+        for y, _, up, parked, gone, parked_now in self.snapshots:
+            if y not in moments:
+                continue  # it left while cards were dealt: no moment to look at
+            ups, gones, parks = moments[y]
+            for i in up:
+                m.Add(up[i] == int(i in ups))
+                m.Add(gone[i] == int(i in gones))
+                m.Add(parked[i] == int(i in gones and i not in ups))
+            m.Add(parked_now == int(parks))
         return self.solve(60.0) is True
 
 
@@ -443,4 +587,43 @@ def blocked_card(
         if card_never_goes_up(deal, x, seconds=seconds):
             column, place = deal.where(x)
             return column + 1, place + 1
+    return None
+
+
+def column_never_clears(
+    deal: Deal, column: int, *, seconds: float = CLEARING_SECONDS
+) -> bool | None:
+    """``True`` if no line clears ``column`` (0-based) of ``deal``, ``False``
+    if the model cannot rule it out, ``None`` if the solver ran out of time."""
+    answer = ClearingModel(deal, column).solve(seconds)
+    return None if answer is None else not answer
+
+
+def uncleared_column(
+    position: Position,
+    *,
+    seconds: float = CLEARING_SECONDS,
+    on_column: Callable[[int, int], None] | None = None,
+) -> int | None:
+    """A column of the manual deal that starts at ``position`` which no line
+    can clear, counted from 1 (the columns tried longest first); ``None`` if
+    none is proved so (which never means "won").
+
+    ``on_column(tried, columns)`` hears each column tried.
+
+    Raises:
+        UnknownVariantError: for Salic Law and Faerie Queen.
+        ValueError: for a position that is not the start of a manual deal.
+        OrderTestUnavailable: without OR-tools.
+    """
+    deal = Deal.of(position)
+    columns = sorted(
+        (j for j, cards in enumerate(deal.columns) if cards),
+        key=lambda j: (-len(deal.columns[j]), j),
+    )
+    for tried, column in enumerate(columns, 1):
+        if on_column is not None:
+            on_column(tried, len(columns))
+        if column_never_clears(deal, column, seconds=seconds):
+            return column + 1
     return None
