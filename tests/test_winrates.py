@@ -25,6 +25,8 @@ from intrigue.variants import GAME_IDS, find_variant
 
 DOCS = Path(__file__).parents[1] / "docs"
 RUNS = [(game, mode) for mode in ("auto", "manual") for game in GAME_IDS]
+REPROVED_SECONDS = 300.0
+"""The order-test losses proved again here took at most this long to prove."""
 
 
 def records(tmp_path: Path, game: str, mode: str) -> dict[int, dict]:
@@ -125,7 +127,9 @@ def test_stored_rank_projection_losses_are_proved_again(tmp_path, game):
 def test_stored_order_test_losses_are_proved_again(tmp_path, game):
     """The manual deals lost by the order test (``--order-only``): the column
     each record names can never be cleared, or the card it names can never
-    leave its column, today."""
+    leave its column, today -- where that took minutes, not a quarter of an
+    hour (Laggard Lady 9509's column, 656 seconds, is reproduced by
+    the command in docs/winrates.md)."""
     pytest.importorskip("ortools")
     from intrigue.solver.order import Deal, card_never_goes_up, column_never_clears
 
@@ -133,6 +137,8 @@ def test_stored_order_test_losses_are_proved_again(tmp_path, game):
     proved = [r for r in done.values() if r.get("search") == "order" and r["verdict"] == "lost"]
     assert proved, "no order-test loss published"
     for record in proved:
+        if record["seconds"] > REPROVED_SECONDS:
+            continue
         deal = Deal.of(Position.start(game, record["deal"], "manual"))
         if "blocked_column" in record:
             column = record["blocked_column"]

@@ -10,8 +10,11 @@ every real line must satisfy is written as constraints on those times (a card
 leaves only from the top of its column, the piles never hold more of a rank
 than of the rank below, piles open only as the game allows, a card parked
 after the deal needs a column of its own).  If neither case has a solution, no
-line sends *x* up, and the deal is lost.  ``docs/solver.md``, "The order
-test", gives the proof that every real line is a solution.
+line sends *x* up, and the deal is lost.  The same times answer a larger
+question too: whether any line can clear a whole column, looking at each moment
+after the deal at which one of its cards leaves it (:class:`ClearingModel`).
+``docs/solver.md``, "The order test", gives the proofs that every real line is
+a solution.
 
 The model needs OR-tools (``pip install 'intrigue[proofs]'``); the rest of the
 package does not.
@@ -35,7 +38,7 @@ ORDER_TEST_SECONDS = 120.0
 ORDER_TEST_CARDS = 16
 """How many cards the test tries by default, in the order of
 :meth:`Deal.candidates` (most pressure first)."""
-CLEARING_SECONDS = 600.0
+CLEARING_SECONDS = 1800.0
 """The most seconds the solver gets for each column in the clearing test."""
 
 Timing = dict[int, int | None]
