@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, NamedTuple
 
 from intrigue.cards import RANK_OF, SUIT_OF
 from intrigue.errors import IntrigueError, UnknownVariantError
@@ -457,6 +457,20 @@ class OrderModel(DealTimes):
         return self.solve(60.0) is True
 
 
+class Look(NamedTuple):
+    """The clearing model at the moment ``card`` leaves its column after the
+    deal: ``still`` (1, or a literal) says it was still there when the pack was
+    dealt; per other card, the literals ``up``, ``parked`` and ``gone`` (has
+    left its own column); ``parks``, that ``card`` goes to a vacant column."""
+
+    card: int
+    still: Any
+    up: dict[int, Any]
+    parked: dict[int, Any]
+    gone: dict[int, Any]
+    parks: Any
+
+
 class ClearingModel(DealTimes):
     """The constraints every line of ``deal`` meets if it clears ``column``
     (0-based): :class:`DealTimes`, with the order within a count written for
@@ -464,18 +478,14 @@ class ClearingModel(DealTimes):
     the column's cards leaves it.
 
     Those moments come in a known order: the cards of the column still there
-    when the pack is dealt leave it top first.  At each, ``snapshots`` holds
-    the card leaving, whether it was still there after the deal (1, or a
-    literal), and per other card whether it is up, parked or gone (has left
-    its column), and whether the card leaving goes to a vacant column.
+    when the pack is dealt leave it top first; ``looks`` has one :class:`Look`
+    per card of the column, top first.
     """
 
     def __init__(self, deal: Deal, column: int) -> None:
         super().__init__(deal, within=range(len(deal.columns)))
         self.column = column
-        self.snapshots: list[
-            tuple[int, Any, dict[int, Any], dict[int, Any], dict[int, Any], Any]
-        ] = []
+        self.looks: list[Look] = []
         self._moments()
 
     def _moments(self) -> None:
@@ -512,10 +522,10 @@ class ClearingModel(DealTimes):
                 m.Add(gone[i] == 1)
             for i in own[:place]:
                 m.Add(gone[i] == self.was_left(i, last))
-            for z, z_still, _, _, _, z_parked in self.snapshots:
+            for earlier in self.looks:
                 # a card of the column that went to a pile as it left is up
-                m.AddImplication(z_parked.Not(), up[z]).OnlyEnforceIf(
-                    [] if isinstance(z_still, int) else [z_still]
+                m.AddImplication(earlier.parks.Not(), up[earlier.card]).OnlyEnforceIf(
+                    [] if isinstance(earlier.still, int) else [earlier.still]
                 )
             parked_now = m.NewBoolVar(f"parked{y}/{y}")
             self._only_tops_leave(gone, others, enforce=enforce)
@@ -527,7 +537,7 @@ class ClearingModel(DealTimes):
 
             self._chains(lambda rank: count(self._of_rank(rank)), enforce)
             self._leaves_now(y, count, parked_now, enforce)
-            self.snapshots.append((y, still, up, parked, gone, parked_now))
+            self.looks.append(Look(y, still, up, parked, gone, parked_now))
             before = (up, gone)
 
     def fits(self, timing: Timing, moments: dict[int, Moment]) -> bool:
@@ -538,15 +548,15 @@ class ClearingModel(DealTimes):
         for (i, s), v in self.left.items():
             t = timing.get(i)
             m.Add(v == int(t is not None and t <= s))
-        for y, _, up, parked, gone, parked_now in self.snapshots:
-            if y not in moments:
+        for look in self.looks:
+            if look.card not in moments:
                 continue  # it left while cards were dealt: no moment to look at
-            ups, gones, parks = moments[y]
-            for i in up:
-                m.Add(up[i] == int(i in ups))
-                m.Add(gone[i] == int(i in gones))
-                m.Add(parked[i] == int(i in gones and i not in ups))
-            m.Add(parked_now == int(parks))
+            ups, gones, parks = moments[look.card]
+            for i in look.up:
+                m.Add(look.up[i] == int(i in ups))
+                m.Add(look.gone[i] == int(i in gones))
+                m.Add(look.parked[i] == int(i in gones and i not in ups))
+            m.Add(look.parks == int(parks))
         return self.solve(60.0) is True
 
 
