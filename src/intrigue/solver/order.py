@@ -367,6 +367,13 @@ class DealTimes:
 
     # ------------------------------------------------------------- solving
 
+    def _fix_times(self, timing: Timing) -> None:
+        """Hold the deal's times to those of a real line (``timing``), for the
+        ``fits`` checks of the models built on them."""
+        for (i, s), v in self.left.items():
+            t = timing.get(i)
+            self.model.Add(v == int(t is not None and t <= s))
+
     def solve(self, seconds: float) -> bool | None:
         """Whether some timing meets every constraint: ``False`` is a proof that
         none does, ``None`` that the solver ran out of time."""
@@ -446,9 +453,7 @@ class OrderModel(DealTimes):
         (``timing``; ``parked``: the cards waiting on vacant columns when ``x``
         leaves its column) meet the model: every real line must (the test's soundness)."""
         m = self.model
-        for (i, s), v in self.left.items():
-            t = timing.get(i)
-            m.Add(v == int(t is not None and t <= s))
+        self._fix_times(timing)
         if self.after_deal:
             waiting = set(parked)
             for i, v in self.gone.items():
@@ -469,6 +474,13 @@ class Look(NamedTuple):
     parked: dict[int, Any]
     gone: dict[int, Any]
     parks: Any
+
+
+def _asked_if(still: Any) -> list[Any]:
+    """The literals a look's constraints are enforced under: none when its
+    card is surely still in its column after the deal (``still`` is 1), else
+    that literal (a card that left while cards were dealt has no moment)."""
+    return [] if isinstance(still, int) else [still]
 
 
 class ClearingModel(DealTimes):
@@ -492,12 +504,12 @@ class ClearingModel(DealTimes):
         m, deal, last = self.model, self.deal, self.last
         own = deal.columns[self.column]
         others = [c for j, c in enumerate(deal.columns) if j != self.column]
-        before: tuple[dict[int, Any], dict[int, Any]] | None = None
         for place in reversed(range(len(own))):  # top first
             y = own[place]
             during = self.was_left(y, last)
             still = 1 if isinstance(during, int) else during.Not()
-            enforce = [] if isinstance(still, int) else [still]
+            enforce = _asked_if(still)
+            before = self.looks[-1] if self.looks else None
             up: dict[int, Any] = {}
             parked: dict[int, Any] = {}
             gone: dict[int, Any] = {}
@@ -512,9 +524,9 @@ class ClearingModel(DealTimes):
                 left = self.was_left(i, last)
                 if not isinstance(left, int):
                     m.AddImplication(left, u)  # nothing is parked during the deal
-                if before is not None and i in before[0]:
-                    m.AddImplication(before[0][i], u)  # what is up stays up
-                    m.AddImplication(before[1][i], g)  # and what has left stays gone
+                if before is not None and i in before.up:
+                    m.AddImplication(before.up[i], u)  # what is up stays up
+                    m.AddImplication(before.gone[i], g)  # and what has left stays gone
                 up[i], parked[i], gone[i] = u, pk, g
             # The column's cards above y have left it (top first); those under it
             # have left only if they did while cards were dealt.
@@ -525,7 +537,7 @@ class ClearingModel(DealTimes):
             for earlier in self.looks:
                 # a card of the column that went to a pile as it left is up
                 m.AddImplication(earlier.parks.Not(), up[earlier.card]).OnlyEnforceIf(
-                    [] if isinstance(earlier.still, int) else [earlier.still]
+                    _asked_if(earlier.still)
                 )
             parked_now = m.NewBoolVar(f"parked{y}/{y}")
             self._only_tops_leave(gone, others, enforce=enforce)
@@ -538,16 +550,13 @@ class ClearingModel(DealTimes):
             self._chains(lambda rank: count(self._of_rank(rank)), enforce)
             self._leaves_now(y, count, parked_now, enforce)
             self.looks.append(Look(y, still, up, parked, gone, parked_now))
-            before = (up, gone)
 
     def fits(self, timing: Timing, moments: dict[int, Moment]) -> bool:
         """Whether a real line that clears the column meets the model:
         ``timing`` as for :meth:`OrderModel.fits`, ``moments`` the moment each
         card of the column that leaves it after the deal does (its soundness)."""
         m = self.model
-        for (i, s), v in self.left.items():
-            t = timing.get(i)
-            m.Add(v == int(t is not None and t <= s))
+        self._fix_times(timing)
         for look in self.looks:
             if look.card not in moments:
                 continue  # it left while cards were dealt: no moment to look at
