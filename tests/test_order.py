@@ -18,6 +18,7 @@ from intrigue.solver.order import (
     Deal,
     Moment,
     OrderModel,
+    blocked_card,
     card_never_goes_up,
     column_never_clears,
 )
@@ -173,8 +174,11 @@ def test_intrigue_1545s_buried_two_never_goes_up():
 def test_what_the_order_test_does_not_cover():
     with pytest.raises(UnknownVariantError, match="build down"):
         Deal.of(Position.start("faerie-queen", 1, "manual"))
+    salic = Position.start("salic-law", 1, "manual")
     with pytest.raises(UnknownVariantError, match="during the deal"):
-        Deal.of(Position.start("salic-law", 1, "manual"))
+        blocked_card(salic)  # the card test; the clearing test covers Salic Law
+    with pytest.raises(UnknownVariantError, match="during the deal"):
+        OrderModel(Deal.of(salic), 20, after_deal=True)
     with pytest.raises(ValueError, match="first position of a manual deal"):
         Deal.of(Position.start("intrigue", 1, "auto"))
     with pytest.raises(ValueError, match="first position of a manual deal"):
@@ -183,11 +187,11 @@ def test_what_the_order_test_does_not_cover():
 
 def test_stats_order_only_refuses_the_games_it_does_not_cover(capsys):
     code = main(
-        ["stats", "--game", "salic-law", "--mode", "manual", "--deals", "1-1", "--order-only"]
+        ["stats", "--game", "faerie-queen", "--mode", "manual", "--deals", "1-1", "--order-only"]
     )
     assert code != 0
     err = capsys.readouterr().err
-    assert "order test does not cover Salic Law" in err
+    assert "order test does not cover Faerie Queen" in err
 
 
 @settings(max_examples=60, deadline=None)
@@ -212,10 +216,7 @@ def test_a_card_that_never_goes_up_means_lost(position: Position) -> None:
 def test_a_column_that_never_clears_means_lost(position: Position) -> None:
     """On small deals that the engine-only brute force decides: a column the
     clearing test says no line can clear makes the deal lost."""
-    if position.variant.vacant_column_any_time:
-        event("Salic Law: not covered")
-        return
-    deal = Deal.of(position)
+    deal = Deal.of(position)  # Salic Law's by the parking model (intrigue.solver.parking)
     blocked = [
         j for j, c in enumerate(deal.columns) if c and column_never_clears(deal, j, seconds=5)
     ]

@@ -123,7 +123,7 @@ def test_stored_rank_projection_losses_are_proved_again(tmp_path, game):
         assert ranks == tuple(record["blocked_ranks"]), record["deal"]
 
 
-@pytest.mark.parametrize("game", ["intrigue", "laggard-lady", "glencoe"])
+@pytest.mark.parametrize("game", ["intrigue", "laggard-lady", "glencoe", "salic-law"])
 def test_stored_order_test_losses_are_proved_again(tmp_path, game):
     """The manual deals lost by the order test (``--order-only``): the column
     each record names can never be cleared, or the card it names can never

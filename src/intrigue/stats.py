@@ -37,7 +37,7 @@ from intrigue.solver.dfs import has_kept_search, kept_layers
 from intrigue.solver.order import (
     ORDER_TEST_CARDS,
     blocked_card,
-    require_covered,
+    require_clearing_covered,
     uncleared_column,
 )
 from intrigue.solver.relaxation import (
@@ -239,7 +239,12 @@ def _order_test(
 
     position = Position.start(game, deal, mode)
     column = uncleared_column(position, on_column=on_column)
-    card = None if column is not None else blocked_card(position, cards=cards, on_card=on_card)
+    # the card test does not follow cards parked while the pack is dealt
+    card = (
+        None
+        if column is not None or position.variant.vacant_column_any_time
+        else blocked_card(position, cards=cards, on_card=on_card)
+    )
     lost = column is not None or card is not None
     # "nodes": the columns and cards tried, for the test counts no positions
     record = _proof_record(game, deal, mode, "order", lost, columns + tried, started, max_nodes)
@@ -581,7 +586,7 @@ def run_stats(
             "does not follow"
         )
     if search == "order":
-        require_covered(variant)
+        require_clearing_covered(variant)
     if not 1 <= first <= last < MAX_DEAL:
         raise DealNumberError(f"bad deal range {first}-{last}")
     path = Path(out) if out is not None else None

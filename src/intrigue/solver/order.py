@@ -13,6 +13,9 @@ after the deal needs a column of its own).  If neither case has a solution, no
 line sends *x* up, and the deal is lost.  The same times answer a larger
 question too: whether any line can clear a whole column, looking at each moment
 after the deal at which one of its cards leaves it (:class:`ClearingModel`).
+Salic Law, whose cards may park on vacant columns while the pack is dealt, gets
+its own clearing model (:mod:`intrigue.solver.parking`); the card test does
+not cover it.
 ``docs/solver.md``, "The order test", gives the proofs that every real line is
 a solution.
 
@@ -64,8 +67,17 @@ def _cp_model() -> Any:
     return cp_model
 
 
+def require_clearing_covered(variant: Variant) -> None:
+    """Raise :class:`UnknownVariantError` for a game the clearing test does not
+    cover: one whose cards build down (Faerie Queen)."""
+    if variant.build_down:
+        raise UnknownVariantError(
+            f"the order test does not cover {variant.name}: its cards build down"
+        )
+
+
 def require_covered(variant: Variant) -> None:
-    """Raise :class:`UnknownVariantError` for a game the test does not cover:
+    """Raise :class:`UnknownVariantError` for a game the card test does not cover:
     one whose cards build down, or whose vacant columns take cards during the deal."""
     if variant.build_down or variant.vacant_column_any_time:
         raise UnknownVariantError(
@@ -90,19 +102,27 @@ class Deal:
     @classmethod
     def of(cls, position: Position) -> Deal:
         """The deal of ``position``, which must be the start of a manual deal
-        of a game whose vacant columns wait for the pack and whose cards never
-        build down (Intrigue, Laggard Lady, Glencoe)."""
-        require_covered(position.variant)
+        of a game whose cards never build down (all but Faerie Queen).  Salic
+        Law's discarded Queens belong to no column."""
+        require_clearing_covered(position.variant)
         tables = tables_for(position.variant)
-        if position.mode != "manual" or position.dealt != 1 or any(position.piles):
+        first_base = next(
+            i for i, card in enumerate(position.order) if RANK_OF[card] == tables.base_rank
+        )
+        if position.mode != "manual" or position.dealt != first_base + 1 or any(position.piles):
             raise ValueError("the order test starts from the first position of a manual deal")
         columns: list[list[int]] = []
         for i, card in enumerate(position.order):
             if RANK_OF[card] == tables.base_rank:
                 columns.append([])
-            else:
+            elif RANK_OF[card] != tables.discard_rank:
                 columns[-1].append(i)
         return cls(tables, tuple(position.order), tuple(tuple(c) for c in columns))
+
+    @property
+    def parks_during_deal(self) -> bool:
+        """Whether a card may leave for a vacant column while the pack is dealt (Salic Law)."""
+        return self.tables.variant.vacant_column_any_time
 
     def rank(self, i: int) -> int:
         return RANK_OF[self.order[i]]
@@ -148,6 +168,21 @@ class Deal:
         return sorted(depth, key=lambda i: (-self.pressure(i), depth[i]))
 
 
+def solve_model(model: Any, seconds: float) -> bool | None:
+    """Whether some timing meets every constraint of ``model``: ``False`` is a
+    proof that none does, ``None`` that the solver ran out of time."""
+    cp = _cp_model()
+    solver = cp.CpSolver()
+    solver.parameters.max_time_in_seconds = seconds
+    solver.parameters.num_workers = 1  # the same answer, and the same work, every run
+    status = solver.Solve(model)
+    if status in (cp.OPTIMAL, cp.FEASIBLE):
+        return True
+    if status == cp.INFEASIBLE:
+        return False
+    return None
+
+
 class DealTimes:
     """The times at which cards leave their columns while the pack is dealt,
     and what every line of ``deal`` makes of them (constraints 1 to 4 of
@@ -160,6 +195,7 @@ class DealTimes:
     """
 
     def __init__(self, deal: Deal, within: Iterable[int]) -> None:
+        require_covered(deal.tables.variant)  # parked cards: intrigue.solver.parking
         cp = _cp_model()
         self.deal = deal
         self.model = m = cp.CpModel()
@@ -375,18 +411,8 @@ class DealTimes:
             self.model.Add(v == int(t is not None and t <= s))
 
     def solve(self, seconds: float) -> bool | None:
-        """Whether some timing meets every constraint: ``False`` is a proof that
-        none does, ``None`` that the solver ran out of time."""
-        cp = _cp_model()
-        solver = cp.CpSolver()
-        solver.parameters.max_time_in_seconds = seconds
-        solver.parameters.num_workers = 1  # the same answer, and the same work, every run
-        status = solver.Solve(self.model)
-        if status in (cp.OPTIMAL, cp.FEASIBLE):
-            return True
-        if status == cp.INFEASIBLE:
-            return False
-        return None
+        """Whether some timing meets every constraint (:func:`solve_model`)."""
+        return solve_model(self.model, seconds)
 
 
 class OrderModel(DealTimes):
@@ -601,6 +627,7 @@ def blocked_card(
         ValueError: for a position that is not the start of a manual deal.
         OrderTestUnavailable: without OR-tools.
     """
+    require_covered(position.variant)
     deal = Deal.of(position)
     candidates: Sequence[int] = deal.candidates()[:cards]
     for tried, x in enumerate(candidates, 1):
@@ -616,8 +643,15 @@ def column_never_clears(
     deal: Deal, column: int, *, seconds: float = CLEARING_SECONDS
 ) -> bool | None:
     """``True`` if no line clears ``column`` (0-based) of ``deal``, ``False``
-    if the model cannot rule it out, ``None`` if the solver ran out of time."""
-    answer = ClearingModel(deal, column).solve(seconds)
+    if the model cannot rule it out, ``None`` if the solver ran out of time.
+    A game whose vacant columns take cards during the deal gets the model of
+    :mod:`intrigue.solver.parking`."""
+    if deal.parks_during_deal:
+        from intrigue.solver.parking import ParkingClearingModel  # it builds on this module
+
+        answer = ParkingClearingModel(deal, column).solve(seconds)
+    else:
+        answer = ClearingModel(deal, column).solve(seconds)
     return None if answer is None else not answer
 
 
@@ -634,7 +668,7 @@ def uncleared_column(
     ``on_column(tried, columns)`` hears each column tried.
 
     Raises:
-        UnknownVariantError: for Salic Law and Faerie Queen.
+        UnknownVariantError: for Faerie Queen.
         ValueError: for a position that is not the start of a manual deal.
         OrderTestUnavailable: without OR-tools.
     """
