@@ -12,10 +12,10 @@ from intrigue.solver import solve
 
 pytest.importorskip("ortools")
 
-from intrigue.solver.order import Deal  # noqa: E402 (after the skip: it needs OR-tools to build)
+from intrigue.solver.order import Deal, Moment  # noqa: E402 (after the skip: it needs OR-tools to build)
 from intrigue.solver.parking import ParkingClearingModel  # noqa: E402
 
-Line = tuple[dict[int, int], dict[int, int], dict[int, tuple[frozenset[int], frozenset[int], bool]]]
+Line = tuple[dict[int, int], dict[int, int], dict[int, Moment]]
 
 
 def line_times(start: Position, moves: tuple[Move, ...]) -> Line:
@@ -26,7 +26,7 @@ def line_times(start: Position, moves: tuple[Move, ...]) -> Line:
     place = {card: i for i, card in enumerate(start.order)}
     left: dict[int, int] = {}
     up: dict[int, int] = {}
-    moments: dict[int, tuple[frozenset[int], frozenset[int], bool]] = {}
+    moments: dict[int, Moment] = {}
     position = start
     for move in moves:
         if move.source:

@@ -183,6 +183,30 @@ def solve_model(model: Any, seconds: float) -> bool | None:
     return None
 
 
+def only_tops_leave_during_deal(model: Any, deal: Deal, left: dict[tuple[int, int], Any]) -> None:
+    """Only a column's top leaves it: if ``i`` has left while ``k``, dealt onto
+    it later, is still there, ``i`` left before ``k`` was dealt (``left[i, s]``:
+    card ``i`` has left its column once ``s`` cards are dealt)."""
+    last = len(deal.order) - 1
+    for column in deal.columns:
+        for a, i in enumerate(column):
+            for k in column[a + 1 :]:
+                earlier = left.get((i, k), 0)
+                for s in range(k + 1, last + 1):
+                    if isinstance(earlier, int):
+                        model.AddImplication(left[i, s], left[k, s])
+                    else:
+                        model.AddBoolOr([left[i, s].Not(), earlier, left[k, s]])
+
+
+def hold_times(model: Any, times: dict[tuple[int, int], Any], timing: Timing) -> None:
+    """Hold ``times[i, s]`` (card ``i`` has done it once ``s`` cards are dealt)
+    to a real line's ``timing``, for the models' ``fits`` checks."""
+    for (i, s), v in times.items():
+        t = timing.get(i)
+        model.Add(v == int(t is not None and t <= s))
+
+
 class DealTimes:
     """The times at which cards leave their columns while the pack is dealt,
     and what every line of ``deal`` makes of them (constraints 1 to 4 of
@@ -214,7 +238,7 @@ class DealTimes:
                 self.left[i, s] = v
         self._leaving: dict[tuple[int, int], Any] = {}
         self._on: dict[tuple[int, int], Any] = {}
-        self._stack_during_deal()
+        only_tops_leave_during_deal(m, deal, self.left)
         self._piles_during_deal()
         for column in within:
             self._order_within_a_count(deal.columns[column])
@@ -263,20 +287,6 @@ class DealTimes:
         )
 
     # --------------------------------------------------------- constraints
-
-    def _stack_during_deal(self) -> None:
-        """Only a column's top leaves it: if ``i`` has left while ``k``, dealt
-        onto it later, is still there, ``i`` left before ``k`` was dealt."""
-        m = self.model
-        for column in self.deal.columns:
-            for a, i in enumerate(column):
-                for k in column[a + 1 :]:
-                    earlier = self.was_left(i, k)
-                    for s in range(k + 1, self.last + 1):
-                        if isinstance(earlier, int):
-                            m.AddImplication(self.left[i, s], self.left[k, s])
-                        else:
-                            m.AddBoolOr([self.left[i, s].Not(), earlier, self.left[k, s]])
 
     def _opening_limits(self, count: Callable[[Callable[[int], bool]], Any], s: int) -> None:
         """Piles open only as the game allows, with ``s`` cards dealt."""
@@ -406,9 +416,7 @@ class DealTimes:
     def _fix_times(self, timing: Timing) -> None:
         """Hold the deal's times to those of a real line (``timing``), for the
         ``fits`` checks of the models built on them."""
-        for (i, s), v in self.left.items():
-            t = timing.get(i)
-            self.model.Add(v == int(t is not None and t <= s))
+        hold_times(self.model, self.left, timing)
 
     def solve(self, seconds: float) -> bool | None:
         """Whether some timing meets every constraint (:func:`solve_model`)."""

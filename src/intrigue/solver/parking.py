@@ -20,7 +20,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from intrigue.solver.order import Deal, Timing, _cp_model, solve_model
+from intrigue.solver.order import (
+    Deal,
+    Moment,
+    Timing,
+    _cp_model,
+    hold_times,
+    only_tops_leave_during_deal,
+    solve_model,
+)
 from intrigue.solver.rules import OPEN_PER_BASE
 
 Literal = Any
@@ -72,7 +80,7 @@ class ParkingTimes:
                     m.AddImplication(before[1], up)  # and a pile never gives a card back
                 before = gone, up
                 self.left[i, s], self.up[i, s] = gone, up
-        self._stack()
+        only_tops_leave_during_deal(m, deal, self.left)  # P1
         self.bare = self._bare()
         self.covered = self._covers()
         self.ever_covered_in = self._ever_covered_in()
@@ -89,24 +97,10 @@ class ParkingTimes:
     def went_up(self, i: int, s: int) -> Literal:
         return self.up.get((i, s), 0)
 
-    def bases_dealt(self, s: int) -> int:
-        return sum(1 for b in self.bases if b < s)
-
     def _columns_open(self, s: int) -> list[int]:
         return [j for j, b in enumerate(self.bases) if b < s]
 
     # --------------------------------------------------------- constraints
-
-    def _stack(self) -> None:
-        """P1. Only a column's top leaves it: if ``i`` has left while ``k``,
-        dealt onto it later, is still there, ``i`` left before ``k`` was dealt."""
-        for column in self.deal.columns:
-            for a, i in enumerate(column):
-                for k in column[a + 1 :]:
-                    for s in range(k + 1, self.last + 1):
-                        _clause(
-                            self.model, _not(self.left[i, s]), self.was_left(i, k), self.left[k, s]
-                        )
 
     def _bare(self) -> dict[tuple[int, int], Any]:
         """``bare[j, s]``: column ``j`` is dealt and every card dealt onto it
@@ -183,8 +177,8 @@ class ParkingTimes:
             rank: sum(self.went_up(i, s) for i in self.cards if deal.rank(i) == rank)
             for rank in range(14)
         }
-        self._piles(lambda rank: ups[rank], self.bases_dealt(s))
         open_now = self._columns_open(s)
+        self._piles(lambda rank: ups[rank], len(open_now))
         parked = sum(self.was_left(i, s) - self.went_up(i, s) for i in self.cards)
         # P4. one parked card to a column, and none with a single column
         m.Add(parked <= (len(open_now) if len(open_now) > 1 else 0))
@@ -378,21 +372,15 @@ class ParkingClearingModel(ParkingTimes):
             m.Add(count(rank) + 1 <= bases).OnlyEnforceIf(parks.Not())
         return ParkedLook(y, up, parked, gone, buried, parks)
 
-    def fits(
-        self, timing: Timing, went_up: Timing, moments: dict[int, tuple[Any, Any, bool]]
-    ) -> bool:
+    def fits(self, timing: Timing, went_up: Timing, moments: dict[int, Moment]) -> bool:
         """Whether a real line that clears the column meets the model: ``timing``
         and ``went_up``, when each card left its column and went up (the cards
         dealt by then; ``None`` for never), and ``moments``, per card of the
         column, the cards up and the cards gone from their columns as it
         leaves, and whether it parks (the model's soundness)."""
         m = self.model
-        for (i, s), v in self.left.items():
-            t = timing.get(i)
-            m.Add(v == int(t is not None and t <= s))
-        for (i, s), v in self.up.items():
-            t = went_up.get(i)
-            m.Add(v == int(t is not None and t <= s))
+        hold_times(m, self.left, timing)
+        hold_times(m, self.up, went_up)
         for look in self.looks:
             ups, gones, parks = moments[look.card]
             for i in look.up:
