@@ -117,8 +117,8 @@ class ParkingTimes:
 
     def _covers(self) -> dict[tuple[int, int], Any]:
         """P2. A card covered as ``k`` is dealt is parked then, on ``k``'s
-        column, which is bare; one card at most; and it goes up only after
-        ``k`` has left."""
+        column, which is bare; one card at most; it goes up only after ``k``
+        has left; and it is covered again only after ``k`` has left."""
         m, covered = self.model, {}
         for k in self.cards:
             events = []
@@ -134,6 +134,16 @@ class ParkingTimes:
                 covered[i, k] = c
                 events.append(c)
             m.Add(sum(events) <= 1)
+        # a card lies under the card that covered it until that one leaves, so
+        # to lie alone on the newest column again it waits for it to leave
+        by_card: dict[int, list[int]] = {}
+        for i, k in covered:
+            by_card.setdefault(i, []).append(k)
+        for i, coverers in by_card.items():
+            coverers.sort()
+            for a, k in enumerate(coverers):
+                for later in coverers[a + 1 :]:
+                    m.AddBoolOr([covered[i, k].Not(), covered[i, later].Not(), self.left[k, later]])
         return covered
 
     def _ever_covered_in(self) -> dict[tuple[int, int], Literal]:
