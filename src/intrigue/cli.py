@@ -515,7 +515,7 @@ def build_parser() -> argparse.ArgumentParser:
     how.add_argument(
         "--order-only",
         action="store_true",
-        help="manual mode, all games but Faerie Queen: only the order test (a column no "
+        help="manual mode: only the order test (a column no "
         "line can clear, or a card no line can send up, by when cards can leave their "
         "columns; needs intrigue[proofs]), which proves losses and never finds a win; every "
         "column is tried, then (not in Salic Law) --max-nodes cards, most pressed first "

@@ -1,7 +1,6 @@
 """The order test: a card that no line can ever send to a pile (manual mode).
 
-A loss proof for a whole manual deal of Intrigue, Laggard Lady or Glencoe,
-from its start, that looks at *when* cards leave their columns rather than at
+A loss proof for a whole manual deal, from its start, that looks at *when* cards leave their columns rather than at
 positions.  For a chosen card *x* it asks a constraint solver (OR-tools CP-SAT)
 whether the timings of any line could let *x* go up: first while cards are
 still dealt, then after the whole pack is dealt.  The model keeps, for every
@@ -9,7 +8,8 @@ card and every number of cards dealt, whether it has left its column; what
 every real line must satisfy is written as constraints on those times (a card
 leaves only from the top of its column, the piles never hold more of a rank
 than of the rank below, piles open only as the game allows, a card parked
-after the deal needs a column of its own).  If neither case has a solution, no
+after the deal needs a column of its own, or in Faerie Queen a card one rank
+higher to lie on).  If neither case has a solution, no
 line sends *x* up, and the deal is lost.  The same times answer a larger
 question too: whether any line can clear a whole column, looking at each moment
 after the deal at which one of its cards leaves it (:class:`ClearingModel`).
@@ -67,26 +67,13 @@ def _cp_model() -> Any:
     return cp_model
 
 
-def require_clearing_covered(variant: Variant) -> None:
-    """Raise :class:`UnknownVariantError` for a game the clearing test does not
-    cover: one whose cards build down (Faerie Queen)."""
-    if variant.build_down:
-        raise UnknownVariantError(
-            f"the order test does not cover {variant.name}: its cards build down"
-        )
-
-
 def require_covered(variant: Variant) -> None:
-    """Raise :class:`UnknownVariantError` for a game the card test does not cover:
-    one whose cards build down, or whose vacant columns take cards during the deal."""
-    if variant.build_down or variant.vacant_column_any_time:
+    """Raise :class:`UnknownVariantError` for a game the card test does not
+    cover: one whose vacant columns take cards during the deal (Salic Law)."""
+    if variant.vacant_column_any_time:
         raise UnknownVariantError(
             f"the order test does not cover {variant.name}: "
-            + (
-                "its cards build down"
-                if variant.build_down
-                else "its vacant columns take cards during the deal"
-            )
+            "its vacant columns take cards during the deal"
         )
 
 
@@ -101,10 +88,8 @@ class Deal:
 
     @classmethod
     def of(cls, position: Position) -> Deal:
-        """The deal of ``position``, which must be the start of a manual deal
-        of a game whose cards never build down (all but Faerie Queen).  Salic
-        Law's discarded Queens belong to no column."""
-        require_clearing_covered(position.variant)
+        """The deal of ``position``, which must be the start of a manual deal.
+        Salic Law's discarded Queens belong to no column."""
         tables = tables_for(position.variant)
         first_base = next(
             i for i, card in enumerate(position.order) if RANK_OF[card] == tables.base_rank
@@ -145,8 +130,11 @@ class Deal:
         passes a rank no more times than there are cards of that rank and of
         every rank below it not under ``x``.  Those cards must wait parked, one
         to a column, when ``x`` leaves after the deal, so a card whose pressure
-        comes near the other columns is the one to try first.  Only an order of
-        trial: the model decides."""
+        comes near the other columns is the one to try first.  Where cards
+        build down (Faerie Queen) they wait in runs one rank apart instead, so
+        it counts the runs they need at least: the ranks that more of them
+        wait at than at the rank above.  Only an order of trial: the model
+        decides."""
         column, place = self.where(x)
         under = [self.rank(i) for i in self.columns[column][:place]] + [self.rank(x)]
         above = [self.rank(i) for i in self.columns[column][place + 1 :]]
@@ -159,7 +147,10 @@ class Deal:
                     chain.append(r)
                     r = prev[r]
                 cap[rank] = min(copies - under.count(r) for r in chain)
-        return sum(max(0, above.count(r) - cap[r]) for r in set(above))
+        waiting = [max(0, above.count(r) - cap[r]) for r in range(14)] + [0]
+        if self.tables.build_down:
+            return sum(max(0, waiting[r] - waiting[r + 1]) for r in range(14))
+        return sum(waiting)
 
     def candidates(self) -> list[int]:
         """Every card but the bases, in the order the test tries them: most
@@ -219,7 +210,7 @@ class DealTimes:
     """
 
     def __init__(self, deal: Deal, within: Iterable[int]) -> None:
-        require_covered(deal.tables.variant)  # parked cards: intrigue.solver.parking
+        require_covered(deal.tables.variant)  # parked during the deal: intrigue.solver.parking
         cp = _cp_model()
         self.deal = deal
         self.model = m = cp.CpModel()
@@ -386,6 +377,60 @@ class DealTimes:
             vacant.append(v)
         return vacant
 
+    def _room(
+        self,
+        gone: dict[int, Any],
+        parked: dict[int, Any],
+        leaving: int,
+        parks: Any,
+        tag: str,
+        enforce: Sequence[Any] = (),
+    ) -> None:
+        """The cards off their columns and not up (``parked``, and ``leaving``
+        if it ``parks``) have somewhere to be as ``leaving`` leaves its column.
+
+        Without building down each lies alone on a column whose own cards have
+        all left (rule 5).  With it (Faerie Queen) a card off its column lies at
+        the foot of such a column or on a card one rank higher: on another one
+        off its column, or on the top own card of a column; each card holds one
+        (``docs/solver.md``, "The room of built-down cards").
+        """
+        m, deal = self.model, self.deal
+        leaving_column = deal.where(leaving)[0]
+        vacant = self._vacant(gone, leaving_column, tag)
+        if not deal.tables.variant.build_down:
+            m.Add(sum(parked.values()) + parks <= sum(vacant)).OnlyEnforceIf(enforce)
+            return
+        hosts: dict[
+            int, list[Any]
+        ] = {}  # per rank, whether each card of it is a top that holds one
+        for j, column in enumerate(deal.columns):
+            if j == leaving_column:
+                continue  # its top is the card leaving, and nothing lies on that
+            tops = []
+            for a, k in enumerate(column):
+                top = m.NewBoolVar(f"top{k}{tag}")
+                m.AddImplication(top, gone[k].Not())
+                if a + 1 < len(column):
+                    m.AddImplication(top, gone[column[a + 1]])
+                hosts.setdefault(deal.rank(k), []).append(top)
+                tops.append(top)
+            m.Add(sum(tops) <= 1)
+        feet = []
+        by_rank: dict[int, list[Any]] = {}
+        for i, v in parked.items():
+            by_rank.setdefault(deal.rank(i), []).append(v)
+        for rank in sorted({deal.rank(i) for i in parked} | {deal.rank(leaving)}):
+            off = sum(by_rank.get(rank, []))
+            if rank == deal.rank(leaving):
+                off += parks
+            foot = m.NewIntVar(0, len(deal.columns), f"feet{rank}{tag}")
+            feet.append(foot)
+            m.Add(
+                off <= foot + sum(by_rank.get(rank + 1, [])) + sum(hosts.get(rank + 1, []))
+            ).OnlyEnforceIf(enforce)
+        m.Add(sum(feet) <= sum(vacant)).OnlyEnforceIf(enforce)
+
     def _leaves_now(
         self,
         y: int,
@@ -469,11 +514,10 @@ class OrderModel(DealTimes):
         for k in deal.columns[xcol][xplace + 1 :]:
             m.Add(gone[k] == 1)
         self._only_tops_leave(gone, deal.columns, leaving=x)
-        vacant = self._vacant(gone, xcol, f"@{x}")
         # x leaves its column now: to a pile that takes it, or to a vacant
         # column of its own (it may go up from there later).
         x_parked = m.NewBoolVar(f"parked{x}@{x}")
-        m.Add(sum(parked.values()) + x_parked <= sum(vacant))
+        self._room(gone, parked, x, x_parked, f"@{x}")
 
         def count(picks: Callable[[int], bool]) -> Any:
             return sum(u for i, u in ups.items() if picks(i))
@@ -575,8 +619,7 @@ class ClearingModel(DealTimes):
                 )
             parked_now = m.NewBoolVar(f"parked{y}/{y}")
             self._only_tops_leave(gone, others, enforce=enforce)
-            vacant = self._vacant(gone, self.column, f"/{y}")
-            m.Add(sum(parked.values()) + parked_now <= sum(vacant)).OnlyEnforceIf(enforce)
+            self._room(gone, parked, y, parked_now, f"/{y}", enforce)
 
             def count(picks: Callable[[int], bool]) -> Any:
                 return sum(u for i, u in up.items() if picks(i))  # noqa: B023 (used at once)
@@ -631,7 +674,7 @@ def blocked_card(
     ``on_card(tried, cards)`` hears each card tried.
 
     Raises:
-        UnknownVariantError: for Salic Law and Faerie Queen.
+        UnknownVariantError: for Salic Law.
         ValueError: for a position that is not the start of a manual deal.
         OrderTestUnavailable: without OR-tools.
     """
@@ -676,7 +719,6 @@ def uncleared_column(
     ``on_column(tried, columns)`` hears each column tried.
 
     Raises:
-        UnknownVariantError: for Faerie Queen.
         ValueError: for a position that is not the start of a manual deal.
         OrderTestUnavailable: without OR-tools.
     """
