@@ -1,21 +1,21 @@
 """The order test: a card that no line can ever send to a pile (manual mode).
 
-A loss proof for a whole manual deal, from its start, that looks at *when* cards leave their columns rather than at
-positions.  For a chosen card *x* it asks a constraint solver (OR-tools CP-SAT)
-whether the timings of any line could let *x* go up: first while cards are
-still dealt, then after the whole pack is dealt.  The model keeps, for every
-card and every number of cards dealt, whether it has left its column; what
-every real line must satisfy is written as constraints on those times (a card
-leaves only from the top of its column, the piles never hold more of a rank
-than of the rank below, piles open only as the game allows, a card parked
-after the deal needs a column of its own, or in Faerie Queen a card one rank
-higher to lie on).  If neither case has a solution, no
-line sends *x* up, and the deal is lost.  The same times answer a larger
-question too: whether any line can clear a whole column, looking at each moment
-after the deal at which one of its cards leaves it (:class:`ClearingModel`).
-Salic Law, whose cards may park on vacant columns while the pack is dealt, gets
-its own clearing model (:mod:`intrigue.solver.parking`); the card test does
-not cover it.
+A loss proof for a whole manual deal, from its start, that looks at *when*
+cards leave their columns rather than at positions.  For a chosen card *x* it
+asks a constraint solver (OR-tools CP-SAT) whether the timings of any line
+could let *x* go up: first while cards are still dealt, then after the whole
+pack is dealt.  The model keeps, for every card and every number of cards
+dealt, whether it has left its column; what every real line must satisfy is
+written as constraints on those times (a card leaves only from the top of its
+column, the piles never hold more of a rank than of the rank below, piles open
+only as the game allows, a card parked after the deal needs a column of its
+own, or in Faerie Queen a card one rank higher to lie on).  If neither case has
+a solution, no line sends *x* up, and the deal is lost.  The same times answer
+a larger question too: whether any line can clear a whole column, looking at
+each moment after the deal at which one of its cards leaves it
+(:class:`ClearingModel`).  Salic Law, whose cards may park on vacant columns
+while the pack is dealt, gets its own clearing model
+(:mod:`intrigue.solver.parking`); the card test does not cover it.
 ``docs/solver.md``, "The order test", gives the proofs that every real line is
 a solution.
 
@@ -401,9 +401,8 @@ class DealTimes:
         if not deal.tables.variant.build_down:
             m.Add(sum(parked.values()) + parks <= sum(vacant)).OnlyEnforceIf(enforce)
             return
-        hosts: dict[
-            int, list[Any]
-        ] = {}  # per rank, whether each card of it is a top that holds one
+        # per rank, whether each card of that rank is a column's top holding one
+        hosts: dict[int, list[Any]] = {}
         for j, column in enumerate(deal.columns):
             if j == leaving_column:
                 continue  # its top is the card leaving, and nothing lies on that
@@ -514,8 +513,8 @@ class OrderModel(DealTimes):
         for k in deal.columns[xcol][xplace + 1 :]:
             m.Add(gone[k] == 1)
         self._only_tops_leave(gone, deal.columns, leaving=x)
-        # x leaves its column now: to a pile that takes it, or to a vacant
-        # column of its own (it may go up from there later).
+        # x leaves its column now: to a pile that takes it, or off the piles
+        # to the room there is (it may go up from there later).
         x_parked = m.NewBoolVar(f"parked{x}@{x}")
         self._room(gone, parked, x, x_parked, f"@{x}")
 
