@@ -78,9 +78,10 @@ def small_deals(
     games: tuple[str, ...] = UNBUILT,
 ) -> Position:
     """A small deal (part of a pack) of one of ``games`` (by default those
-    without building down), up to ``moves`` random moves in: ``bases`` bases and ``staircases`` staircases of
-    ``steps`` cards (each a range), shuffled so that a base comes first.  Small
-    enough, by default, for the engine-only brute force."""
+    without building down), up to ``moves`` random moves in: ``bases`` bases
+    and ``staircases`` staircases of ``steps`` cards (each a range), shuffled so
+    that a base comes first.  Small enough, by default, for the engine-only
+    brute force."""
     game = draw(st.sampled_from(games))
     variant = find_variant(game)
     pool = list(range(DECK_SIZE))
