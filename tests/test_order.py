@@ -18,9 +18,11 @@ from intrigue.solver.order import (
     Deal,
     Moment,
     OrderModel,
+    OrderProof,
     blocked_card,
     card_never_goes_up,
     column_never_clears,
+    order_test,
 )
 from play import small_deals
 from test_solver import brute_force
@@ -311,3 +313,27 @@ def test_the_cards_under_most_pressure_are_tried_first():
     assert nine in deal.candidates()[:16]
     assert deal.pressure(deal.columns[3][-1]) == 0  # nothing dealt onto the top card
     assert sorted(deal.candidates()) == sorted(deal.deepest())
+
+
+def test_the_order_test_tries_cards_before_long_columns():
+    """Faerie Queen 7252's columns each take minutes to show a timing or end
+    without an answer, while its buried Ten never leaves in seconds: the
+    first pass gives each column only ``first_look`` seconds, then the cards,
+    so the card proves the loss before any column gets the long limit."""
+    position = Position.start("faerie-queen", 7252, "manual")
+    filled = len(Deal.of(position).longest_first())
+    proof = order_test(position, first_look=1.0)
+    assert proof == OrderProof(None, (8, 18), filled + 1) and proof.lost
+
+
+def test_the_order_test_gives_undecided_columns_the_long_limit():
+    """A column undecided in the first pass is tried again at length, after
+    the cards: Faerie Queen 6383's first column needs more than a second."""
+    position = Position.start("faerie-queen", 6383, "manual")
+    filled = Deal.of(position).longest_first()
+    assert filled[0] == 0  # the longest, 60 cards
+    proof = order_test(position, cards=0, first_look=1.0)
+    assert proof.column == 1 and proof.card is None and proof.tried > len(filled)
+    assert order_test(position, cards=0, first_look=1.0, seconds=1.0) == OrderProof(
+        None, None, len(filled)
+    )

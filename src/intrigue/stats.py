@@ -34,11 +34,7 @@ from intrigue.errors import DealModeError, DealNumberError, UnknownVariantError
 from intrigue.position import Position, parse_mode
 from intrigue.solver import DEFAULT_MAX_NODES, solve
 from intrigue.solver.dfs import has_kept_search, kept_layers
-from intrigue.solver.order import (
-    ORDER_TEST_CARDS,
-    blocked_card,
-    uncleared_column,
-)
+from intrigue.solver.order import ORDER_TEST_CARDS, order_test
 from intrigue.solver.relaxation import (
     COLUMN_TEST_STATES,
     RELAXED_VERSION,
@@ -216,41 +212,19 @@ def _order_test(
     max_nodes: int | None,
     on_progress: Callable[[int], None] | None,
 ) -> Record:
-    """The order test alone on one manual deal: first whether each column can
-    be cleared (longest first), then single cards, ``max_nodes`` of them (if
-    given) in their order of pressure; ``on_progress`` hears the columns and
-    cards tried."""
+    """The order test alone on one manual deal (:func:`order_test`: every
+    column briefly, longest first, then single cards, ``max_nodes`` of them
+    (if given) in their order of pressure, then the columns left undecided at
+    length); ``on_progress`` hears the columns and cards tried."""
     cards = ORDER_TEST_CARDS if max_nodes is None else max_nodes
     started = time.perf_counter()
-    columns = tried = 0
-
-    def on_column(done: int, _total: int) -> None:
-        nonlocal columns
-        columns = done
-        if on_progress is not None:
-            on_progress(done)
-
-    def on_card(done: int, _total: int) -> None:
-        nonlocal tried
-        tried = done
-        if on_progress is not None:
-            on_progress(columns + done)
-
-    position = Position.start(game, deal, mode)
-    column = uncleared_column(position, on_column=on_column)
-    # the card test does not follow cards parked while the pack is dealt
-    card = (
-        None
-        if column is not None or position.variant.vacant_column_any_time
-        else blocked_card(position, cards=cards, on_card=on_card)
-    )
-    lost = column is not None or card is not None
+    proof = order_test(Position.start(game, deal, mode), cards=cards, on_try=on_progress)
     # "nodes": the columns and cards tried, for the test counts no positions
-    record = _proof_record(game, deal, mode, "order", lost, columns + tried, started, max_nodes)
-    if column is not None:
-        record["blocked_column"] = column
-    if card is not None:
-        record["blocked_card"] = list(card)
+    record = _proof_record(game, deal, mode, "order", proof.lost, proof.tried, started, max_nodes)
+    if proof.column is not None:
+        record["blocked_column"] = proof.column
+    if proof.card is not None:
+        record["blocked_card"] = list(proof.card)
     return record
 
 

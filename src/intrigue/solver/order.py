@@ -43,6 +43,10 @@ ORDER_TEST_CARDS = 16
 :meth:`Deal.candidates` (most pressure first)."""
 CLEARING_SECONDS = 1800.0
 """The most seconds the solver gets for each column in the clearing test."""
+FIRST_LOOK_SECONDS = 120.0
+"""The seconds each column gets in :func:`order_test`'s first pass, before
+the cards: a proof there mostly comes in under a minute, while a column
+that has a timing may take minutes to show it."""
 
 Timing = dict[int, int | None]
 """When each card (by its place in the deal order) left its column: the number
@@ -151,6 +155,12 @@ class Deal:
         if self.tables.build_down:
             return sum(max(0, waiting[r] - waiting[r + 1]) for r in range(14))
         return sum(waiting)
+
+    def longest_first(self) -> list[int]:
+        """The columns (0-based) that hold cards, in the order the clearing
+        test tries them: most cards first, the longest being the hardest to clear."""
+        filled = (j for j, cards in enumerate(self.columns) if cards)
+        return sorted(filled, key=lambda j: (-len(self.columns[j]), j))
 
     def candidates(self) -> list[int]:
         """Every card but the bases, in the order the test tries them: most
@@ -722,13 +732,78 @@ def uncleared_column(
         OrderTestUnavailable: without OR-tools.
     """
     deal = Deal.of(position)
-    columns = sorted(
-        (j for j, cards in enumerate(deal.columns) if cards),
-        key=lambda j: (-len(deal.columns[j]), j),
-    )
+    columns = deal.longest_first()
     for tried, column in enumerate(columns, 1):
         if on_column is not None:
             on_column(tried, len(columns))
         if column_never_clears(deal, column, seconds=seconds):
             return column + 1
     return None
+
+
+class OrderProof(NamedTuple):
+    """What :func:`order_test` proved: a column no line clears (counted from
+    1) or a card no line sends up, as (column, place above the base), or
+    neither; ``tried``, the columns and cards it asked about."""
+
+    column: int | None
+    card: tuple[int, int] | None
+    tried: int
+
+    @property
+    def lost(self) -> bool:
+        return self.column is not None or self.card is not None
+
+
+def order_test(
+    position: Position,
+    *,
+    cards: int = ORDER_TEST_CARDS,
+    first_look: float = FIRST_LOOK_SECONDS,
+    seconds: float = CLEARING_SECONDS,
+    card_seconds: float = ORDER_TEST_SECONDS,
+    on_try: Callable[[int], None] | None = None,
+) -> OrderProof:
+    """The order test of the manual deal that starts at ``position``: every
+    column (longest first) for ``first_look`` seconds, then the first
+    ``cards`` cards of :meth:`Deal.candidates` (not in Salic Law), then the
+    columns that ran out of time again for ``seconds`` each.
+
+    The short first pass lets a card the test blocks in seconds come before
+    columns that would each take the long limit to end without an answer;
+    every column still gets ``seconds`` in the end, so the verdict is that
+    of trying every column at ``seconds``, then the cards.  ``on_try(n)``
+    hears the n-th column or card asked about.
+
+    Raises:
+        ValueError: for a position that is not the start of a manual deal.
+        OrderTestUnavailable: without OR-tools.
+    """
+    deal = Deal.of(position)
+    tried = 0
+
+    def asked() -> None:
+        nonlocal tried
+        tried += 1
+        if on_try is not None:
+            on_try(tried)
+
+    undecided = []
+    for column in deal.longest_first():
+        asked()
+        answer = column_never_clears(deal, column, seconds=min(first_look, seconds))
+        if answer:
+            return OrderProof(column + 1, None, tried)
+        if answer is None and first_look < seconds:
+            undecided.append(column)
+    if not deal.parks_during_deal:  # the card test does not follow cards parked then
+        for x in deal.candidates()[:cards]:
+            asked()
+            if card_never_goes_up(deal, x, seconds=card_seconds):
+                column, place = deal.where(x)
+                return OrderProof(None, (column + 1, place + 1), tried)
+    for column in undecided:
+        asked()
+        if column_never_clears(deal, column, seconds=seconds):
+            return OrderProof(column + 1, None, tried)
+    return OrderProof(None, None, tried)
