@@ -518,8 +518,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="manual mode: only the order test (a column no "
         "line can clear, or a card no line can send up, by when cards can leave their "
         "columns; needs intrigue[proofs]), which proves losses and never finds a win; every "
-        "column is tried, then (not in Salic Law) --max-nodes cards, most pressed first "
-        f"(default {ORDER_TEST_CARDS})",
+        "column is tried briefly, then (not in Salic Law) --max-nodes cards, most pressed "
+        f"first (default {ORDER_TEST_CARDS}), then at length the columns without an answer",
     )
     how.add_argument(
         "--column-only",
