@@ -27,6 +27,7 @@ from intrigue.position import DEAL_MODES
 from intrigue.progress import ProgressBar, SearchProgress
 from intrigue.solver import DEFAULT_MAX_NODES, solve
 from intrigue.solver.dfs import kept_layer
+from intrigue.solver.guided import GUIDE_NODES
 from intrigue.solver.order import ORDER_TEST_CARDS
 from intrigue.solver.relaxation import COLUMN_TEST_STATES
 from intrigue.solver.rollouts import END_NODES, SEED
@@ -230,6 +231,7 @@ SEARCH_FLAGS: dict[Search, str] = {
     "frontier": "--frontier-only",
     "order": "--order-only",
     "column": "--column-only",
+    "guided": "--guided",
 }
 """The ``intrigue stats`` flag of each search but the full solve's."""
 
@@ -276,6 +278,8 @@ def cmd_stats(args: argparse.Namespace) -> dict[str, Any]:
                 if search == "order"
                 else COLUMN_TEST_STATES
                 if search == "column"
+                else GUIDE_NODES
+                if search == "guided"
                 else DEFAULT_MAX_NODES
             ),
             scheduler=args.scheduler,
@@ -396,6 +400,9 @@ def print_stats(data: dict[str, Any]) -> str:
             f"deals that can never be cleared, nor a card that can never leave its column "
             f"among the {data['max_nodes']} it tried"
             if data["search"] == "order"
+            else f"dealing by the order test's timings, which never proves a loss, won none "
+            f"of the unknown deals within {data['max_nodes']} positions after each deal"
+            if data["search"] == "guided"
             else f"the column test, which never finds a win, blocked no column or set of "
             f"columns of the unknown deals within {data['max_nodes']} states a game"
             if data["search"] == "column"
@@ -520,6 +527,14 @@ def build_parser() -> argparse.ArgumentParser:
         "columns; needs intrigue[proofs]), which proves losses and never finds a win; every "
         "column is tried briefly, then (not in Salic Law) --max-nodes cards, most pressed "
         f"first (default {ORDER_TEST_CARDS}), then at length the columns without an answer",
+    )
+    how.add_argument(
+        "--guided",
+        action="store_true",
+        help="manual mode, all games but Salic Law: deal by the timings the order test's "
+        "clearing models give (needs intrigue[proofs]), then solve from the position after "
+        "the deal within --max-nodes (default "
+        f"{GUIDE_NODES}); finds wins (their records carry the line) and never proves a loss",
     )
     how.add_argument(
         "--column-only",

@@ -34,6 +34,7 @@ from intrigue.errors import DealModeError, DealNumberError, UnknownVariantError
 from intrigue.position import Position, parse_mode
 from intrigue.solver import DEFAULT_MAX_NODES, solve
 from intrigue.solver.dfs import has_kept_search, kept_layers
+from intrigue.solver.guided import GUIDE_NODES, guided_win
 from intrigue.solver.order import ORDER_TEST_CARDS, order_test
 from intrigue.solver.relaxation import (
     COLUMN_TEST_STATES,
@@ -45,7 +46,9 @@ from intrigue.solver.rollouts import END_NODES, SEED
 from intrigue.variants import find_variant
 
 Record = dict[str, Any]
-Search = Literal["full", "exhaustive", "layered", "rollouts", "frontier", "order", "column"]
+Search = Literal[
+    "full", "exhaustive", "layered", "rollouts", "frontier", "order", "column", "guided"
+]
 """How a manual deal is searched: ``solve``'s whole plan, only the exhaustive
 search (which proves losses), the same search layer by layer (the same
 positions in far less memory, for the largest proofs), only the rollouts
@@ -147,6 +150,8 @@ def solve_deal(task: Task, on_progress: Callable[[int], None] | None = None) -> 
     game, deal, mode, max_nodes, search, seed, end_nodes, checkpoint = task
     if search == "order":
         return _order_test(game, deal, mode, max_nodes, on_progress)
+    if search == "guided":
+        return _guided(game, deal, mode, max_nodes, on_progress)
     if search == "column":
         kept = None if checkpoint is None else checkpoint_of(checkpoint, game, mode, deal)
         return _column_test(game, deal, mode, max_nodes, on_progress, kept)
@@ -225,6 +230,38 @@ def _order_test(
         record["blocked_column"] = proof.column
     if proof.card is not None:
         record["blocked_card"] = list(proof.card)
+    return record
+
+
+def _guided(
+    game: str,
+    deal: int,
+    mode: str,
+    max_nodes: int | None,
+    on_progress: Callable[[int], None] | None,
+) -> Record:
+    """Dealing by the order test's timings (:func:`guided_win`) on one manual
+    deal, the solver given ``max_nodes`` (if given) from each position after
+    the deal; ``on_progress`` hears the timings dealt by.  A win's record
+    carries its line (``"moves"``), replayed through the engine."""
+    started = time.perf_counter()
+    limit = GUIDE_NODES if max_nodes is None else max_nodes
+    found = guided_win(Position.start(game, deal, mode), max_nodes=limit, on_timing=on_progress)
+    record: Record = {
+        "game": game,
+        "deal": deal,
+        "mode": mode,
+        "verdict": "unknown" if found.moves is None else "won",
+        "nodes": found.nodes,
+        "seconds": round(time.perf_counter() - started, 6),
+        "best": found.best,
+        "length": None if found.moves is None else len(found.moves),
+        "max_nodes": max_nodes,
+        "search": "guided",
+        "timings": found.timings,
+    }
+    if found.moves is not None:
+        record["moves"] = " ".join(str(move) for move in found.moves)
     return record
 
 
@@ -398,7 +435,7 @@ def searched(record: Record) -> tuple[Search, int | None, int | None]:
     of the rollouts."""
     if record.get("probes") is False:
         return "layered" if record.get("search") == "layered" else "exhaustive", None, None
-    if record.get("search") in PROOFS_ONLY:
+    if record.get("search") in (*PROOFS_ONLY, "guided"):
         return record["search"], None, None
     search: Search = "rollouts" if record.get("search") == "rollouts" else "full"
     seed = record.get("seed", SEED)
@@ -557,6 +594,11 @@ def run_stats(
             f"the {'frontier proof' if search == 'frontier' else 'column test'} does not "
             f"cover {variant.name}: its cards build down, which the column test "
             "does not follow"
+        )
+    if search == "guided" and variant.vacant_column_any_time:
+        raise UnknownVariantError(
+            f"dealing by the order test's timings does not cover {variant.name}: "
+            "its cards park on vacant columns while the pack is dealt"
         )
     if not 1 <= first <= last < MAX_DEAL:
         raise DealNumberError(f"bad deal range {first}-{last}")

@@ -169,14 +169,18 @@ class Deal:
         return sorted(depth, key=lambda i: (-self.pressure(i), depth[i]))
 
 
+def _solver(seconds: float) -> Any:
+    solver = _cp_model().CpSolver()
+    solver.parameters.max_time_in_seconds = seconds
+    solver.parameters.num_workers = 1  # the same answer, and the same work, every run
+    return solver
+
+
 def solve_model(model: Any, seconds: float) -> bool | None:
     """Whether some timing meets every constraint of ``model``: ``False`` is a
     proof that none does, ``None`` that the solver ran out of time."""
     cp = _cp_model()
-    solver = cp.CpSolver()
-    solver.parameters.max_time_in_seconds = seconds
-    solver.parameters.num_workers = 1  # the same answer, and the same work, every run
-    status = solver.Solve(model)
+    status = _solver(seconds).Solve(model)
     if status in (cp.OPTIMAL, cp.FEASIBLE):
         return True
     if status == cp.INFEASIBLE:
@@ -475,6 +479,18 @@ class DealTimes:
     def solve(self, seconds: float) -> bool | None:
         """Whether some timing meets every constraint (:func:`solve_model`)."""
         return solve_model(self.model, seconds)
+
+    def find_timing(self, seconds: float) -> Timing | None:
+        """A timing of the deal that meets every constraint (when each card
+        left its column while cards were dealt), or ``None`` if the solver
+        found none within ``seconds`` (or there is none)."""
+        cp, solver = _cp_model(), _solver(seconds)
+        if solver.Solve(self.model) not in (cp.OPTIMAL, cp.FEASIBLE):
+            return None
+        return {
+            i: next((s for s in range(i + 1, self.last + 1) if solver.Value(self.left[i, s])), None)
+            for i in self.cards
+        }
 
 
 class OrderModel(DealTimes):
