@@ -49,9 +49,9 @@ def test_dealing_by_no_timing_sends_nothing_up():
 
 
 def test_a_guided_win_replays_to_a_won_position():
-    """Faerie Queen 2's longest column gives a timing from which the solver
-    wins at once; the line from the start of the deal is a won line."""
-    start = Position.start("faerie-queen", 2, "manual")
+    """Glencoe 3's longest column gives a timing from which the solver wins
+    at once; the line from the start of the deal is a won line."""
+    start = Position.start("glencoe", 3, "manual")
     found = guided_win(start, columns=1)
     assert found.moves is not None and found.timings == 1 and found.best == 96
     assert replay(start, found.moves).is_won()
@@ -69,26 +69,27 @@ def test_salic_law_is_not_covered(capsys):
 
 def test_stats_guided_records_the_won_line(tmp_path):
     out = tmp_path / "guided.jsonl"
-    argv = ["stats", "--game", "faerie-queen", "--mode", "manual", "--deals", "2-2", "--guided"]
+    argv = ["stats", "--game", "faerie-queen", "--mode", "manual", "--deals", "4-4", "--guided"]
     assert main([*argv, "--max-nodes", "100000", "--out", str(out)]) == 0
     (record,) = [json.loads(line) for line in out.read_text().splitlines()]
     assert record["verdict"] == "won" and record["search"] == "guided"
     assert record["timings"] == 1 and record["max_nodes"] == 100_000
     moves = tuple(Move.parse(text) for text in record["moves"].split())
     assert len(moves) == record["length"]
-    assert replay(Position.start("faerie-queen", 2, "manual"), moves).is_won()
+    assert replay(Position.start("faerie-queen", 4, "manual"), moves).is_won()
 
 
-@pytest.mark.parametrize("game", ["glencoe", "faerie-queen"])
-def test_stored_guided_wins_replay(tmp_path, game):
-    """Every published deal won by dealing by a timing carries its line,
-    and the line wins it through the engine."""
+def test_stored_guided_wins_replay(tmp_path):
+    """Every published deal won by dealing by a timing carries its line, and
+    the line wins it through the engine (Faerie Queen 2349 among them)."""
     won = [
-        r
-        for r in records(tmp_path, game, "manual").values()
-        if r.get("search") == "guided" and r["verdict"] == "won"
+        (game, record)
+        for game in ("intrigue", "laggard-lady", "glencoe", "faerie-queen")
+        for record in records(tmp_path, game, "manual").values()
+        if record.get("search") == "guided" and record["verdict"] == "won"
     ]
-    for record in won:
+    assert ("faerie-queen", 2349) in {(game, r["deal"]) for game, r in won}
+    for game, record in won:
         moves = tuple(Move.parse(text) for text in record["moves"].split())
-        assert len(moves) == record["length"], record["deal"]
+        assert len(moves) == record["length"], (game, record["deal"])
         assert replay(Position.start(game, record["deal"], "manual"), moves).is_won()

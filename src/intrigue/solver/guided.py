@@ -90,9 +90,15 @@ def guided_win(
 ) -> Guided:
     """Look for a won line of the manual deal that starts at ``position`` by
     dealing as the clearing model of each of its ``columns`` longest columns
-    times it (one timing each, found within ``seconds``), then solving from
-    the position after the deal within ``max_nodes``.  ``on_timing(n)``
-    hears each timing dealt by.
+    times it (two timings each, found within ``seconds``: one by the counts
+    alone, one with the cards leaving one at a time), then solving from the
+    position after the deal within ``max_nodes``.  ``on_timing(n)`` hears
+    each timing dealt by.
+
+    The first kind of timing may ask for cards the engine cannot send up
+    when it says (they wait for each other within a count); dealt as far as
+    the engine lets it, it still gives a real position, and another one
+    than the second kind's.
 
     Raises:
         UnknownVariantError: for Salic Law.
@@ -103,18 +109,20 @@ def guided_win(
     deal = Deal.of(position)
     dealt = nodes = best = 0
     for column in deal.longest_first()[:columns]:
-        timing = ClearingModel(deal, column).find_timing(seconds)
-        if timing is None:
-            continue  # none, or none found in time
-        dealt += 1
-        if on_timing is not None:
-            on_timing(dealt)
-        after, moves = deal_by(deal, position, timing)
-        result = solve(after, max_nodes=max_nodes)
-        nodes += result.nodes
-        best = max(best, result.best or after.cards_on_piles())
-        if result.verdict == "won" and result.moves is not None:
-            line = (*moves, *result.moves)
-            replay(position, line)
-            return Guided(line, dealt, nodes, best)
+        for one_at_a_time in (False, True):
+            model = ClearingModel(deal, column, one_at_a_time=one_at_a_time)
+            timing = model.find_timing(seconds)
+            if timing is None:
+                continue  # none, or none found in time
+            dealt += 1
+            if on_timing is not None:
+                on_timing(dealt)
+            after, moves = deal_by(deal, position, timing)
+            result = solve(after, max_nodes=max_nodes)
+            nodes += result.nodes
+            best = max(best, result.best or after.cards_on_piles())
+            if result.verdict == "won" and result.moves is not None:
+                line = (*moves, *result.moves)
+                replay(position, line)
+                return Guided(line, dealt, nodes, best)
     return Guided(None, dealt, nodes, best)

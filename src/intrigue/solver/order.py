@@ -223,7 +223,7 @@ class DealTimes:
     the pack less one.
     """
 
-    def __init__(self, deal: Deal, within: Iterable[int]) -> None:
+    def __init__(self, deal: Deal, within: Iterable[int], *, one_at_a_time: bool = True) -> None:
         require_covered(deal.tables.variant)  # parked during the deal: intrigue.solver.parking
         cp = _cp_model()
         self.deal = deal
@@ -247,6 +247,8 @@ class DealTimes:
         self._piles_during_deal()
         for column in within:
             self._order_within_a_count(deal.columns[column])
+        if one_at_a_time:
+            self._one_at_a_time()
 
     # ------------------------------------------------------------- helpers
 
@@ -350,6 +352,63 @@ class DealTimes:
                         self.on(q, s - 1) + sum(self.leaves_at(i, s) for i in above)
                         <= self.on(p, s) - sum(self.leaves_at(i, s) for i in below)
                     ).OnlyEnforceIf(leaves)
+
+    def _one_at_a_time(self) -> None:
+        """Cards leave one at a time: each card that leaves while cards are
+        dealt gets a moment, its count times a stride plus its place among the
+        cards leaving at that count, all moments different.  A card dealt onto
+        ``i`` while ``i`` was still there leaves before it, and a pile takes a
+        card ``x`` only if more cards of the rank below it than of its own
+        have gone up before it (constraint 4b of ``docs/solver.md``).
+
+        The counts alone let the cards leaving at one count wait for each
+        other in a circle (a Ten over the Ace it needs, the Nines under Tens);
+        the moments order them.  ``before_x`` literals imply "went up before
+        ``x``" for the rank below and are implied by it for ``x``'s own rank, so
+        every real line, with its own order, meets this.
+        """
+        m, deal, last = self.model, self.deal, self.last
+        n = len(deal.order)
+        stride = n + 1
+        moment: dict[int, Any] = {}
+        during: dict[int, Any] = {}
+        for i in self.cards:
+            if (i, last) not in self.left:
+                continue  # the last card dealt leaves only after the deal
+            count = (i + 1) + sum(1 - self.left[i, s] for s in range(i + 1, last + 1))
+            place = m.NewIntVar(0, stride - 1, f"place{i}")
+            moment[i] = m.NewIntVar(0, stride * (n + 1), f"moment{i}")
+            m.Add(moment[i] == stride * count + place)
+            during[i] = self.left[i, last]
+        m.AddAllDifferent(list(moment.values()))
+        for column in deal.columns:
+            for a, i in enumerate(column):
+                for k in column[a + 1 :]:
+                    if i in moment and k in moment:
+                        m.Add(moment[k] < moment[i]).OnlyEnforceIf(
+                            [during[i], self.left[i, k].Not()]
+                        )
+        of_rank: dict[int, list[int]] = {}
+        for i in moment:
+            of_rank.setdefault(deal.rank(i), []).append(i)
+        prev = deal.tables.prev
+        for x in moment:
+            below = prev[deal.rank(x)]
+            if below <= 0:
+                continue  # an opener: the counts of bases dealt rule it
+            before_x = []
+            for y in of_rank.get(below, []):
+                b = m.NewBoolVar(f"below{y}<{x}")
+                m.AddImplication(b, during[y])
+                m.Add(moment[y] < moment[x]).OnlyEnforceIf(b)
+                before_x.append(b)
+            same = []
+            for z in of_rank[deal.rank(x)]:
+                if z != x:
+                    c = m.NewBoolVar(f"same{z}<{x}")
+                    m.Add(moment[z] > moment[x]).OnlyEnforceIf([c.Not(), during[z]])
+                    same.append(c)
+            m.Add(sum(before_x) >= 1 + sum(same)).OnlyEnforceIf(during[x])
 
     # ------------------------------------------------- after the deal, shared
 
@@ -485,6 +544,7 @@ class DealTimes:
         left its column while cards were dealt), or ``None`` if the solver
         found none within ``seconds`` (or there is none)."""
         cp, solver = _cp_model(), _solver(seconds)
+        solver.parameters.random_seed = 0  # the same timing every run, of the many there are
         if solver.Solve(self.model) not in (cp.OPTIMAL, cp.FEASIBLE):
             return None
         return {
@@ -597,8 +657,8 @@ class ClearingModel(DealTimes):
     per card of the column, top first.
     """
 
-    def __init__(self, deal: Deal, column: int) -> None:
-        super().__init__(deal, within=range(len(deal.columns)))
+    def __init__(self, deal: Deal, column: int, *, one_at_a_time: bool = True) -> None:
+        super().__init__(deal, within=range(len(deal.columns)), one_at_a_time=one_at_a_time)
         self.column = column
         self.looks: list[Look] = []
         self._moments()
