@@ -785,11 +785,9 @@ def order_test(
         if answer is None and first_look < seconds:
             undecided.append(column)
     if not deal.parks_during_deal:  # the card test does not follow cards parked then
-        for x in deal.candidates()[:cards]:
-            asked()
-            if card_never_goes_up(deal, x, seconds=card_seconds):
-                column, place = deal.where(x)
-                return OrderProof(None, (column + 1, place + 1), tried)
+        card = blocked_card(position, cards=cards, seconds=card_seconds, on_card=lambda *_: asked())
+        if card is not None:
+            return OrderProof(None, card, tried)
     for column in undecided:
         asked()
         if column_never_clears(deal, column, seconds=seconds):
