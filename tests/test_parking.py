@@ -5,15 +5,23 @@ column it proves can never be cleared really never is."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import event, given, settings
 
-from intrigue.notation import Move
+from intrigue.cards import card_id, parse_card
+from intrigue.notation import Move, parse_moves
 from intrigue.position import Position
 from intrigue.solver import solve
 
 pytest.importorskip("ortools")
 
-from intrigue.solver.order import Deal, Moment  # noqa: E402 (after the skip: it needs OR-tools to build)
-from intrigue.solver.parking import ParkingClearingModel  # noqa: E402
+from intrigue.solver.order import (  # noqa: E402 (after the skip: it needs OR-tools to build)
+    Deal,
+    Moment,
+    hold_times,
+)
+from intrigue.solver.parking import ParkingClearingModel, ParkingTimes  # noqa: E402
+from play import small_deals  # noqa: E402
+from test_solver import brute_force  # noqa: E402
 
 Line = tuple[dict[int, int], dict[int, int], dict[int, Moment]]
 
@@ -47,18 +55,20 @@ def winning_line(deal: int) -> tuple[Position, Line]:
     return start, line_times(start, result.moves)
 
 
+@pytest.mark.parametrize("one_at_a_time", [False, True], ids=["counts", "moves one at a time"])
 @pytest.mark.parametrize(("deal", "columns"), [(1, (4, 5, 8)), (2, (1, 2))])
-def test_every_winning_line_meets_the_parking_model(deal, columns):
+def test_every_winning_line_meets_the_parking_model(deal, columns, one_at_a_time):
     """The soundness of the test, on real lines that park cards while the
     pack is dealt: a won line clears every column, and its times, with the
     cards up and gone at each moment one of a column's cards leaves it, meet
-    that column's model."""
+    that column's model, with or without P7 (the moves one at a time)."""
     start, (left, up, moments) = winning_line(deal)
     parked_during_deal = [i for i, t in left.items() if t < len(start.order) and up.get(i) != t]
     assert parked_during_deal, "the line parks no card while the pack is dealt"
     model = Deal.of(start)
     for column in columns:
-        assert ParkingClearingModel(model, column - 1).fits(left, up, moments), (deal, column)
+        clearing = ParkingClearingModel(model, column - 1, one_at_a_time=one_at_a_time)
+        assert clearing.fits(left, up, moments), (deal, column)
 
 
 def test_a_line_that_breaks_a_rule_does_not_fit():
@@ -78,3 +88,61 @@ def test_a_line_that_breaks_a_rule_does_not_fit():
     broken_left = {**left, under: early}
     broken_up = {**up, under: max(early, up.get(under, early))}
     assert not ParkingClearingModel(deal, column).fits(broken_left, broken_up, moments)
+
+
+def test_moves_one_at_a_time_break_a_circle_within_a_count():
+    """P7 has content: a King, a Two, the Three dealt on it, then an Ace.  The
+    Ace goes up; the Three on top waits for the Two under it, and with one
+    column there is nowhere to park it, until the next King opens a column.
+    The counts alone let the Two and the Three go up with the Ace, between the
+    same two deals; moves made one at a time do not.  The real line (the
+    Three parks on the new King) fits both."""
+    order = [card_id(parse_card(text)) for text in ("KS", "2S", "3S", "AS", "KH", "4S")]
+    start = Position.from_order("salic-law", order, "manual")
+    line = parse_moves("d d d 1f d 1-2 1f 2f d 2f")
+    end = start
+    for move in line:
+        end = end.apply(move)
+    assert end.is_won()
+    left, up, _ = line_times(start, line)
+    deal = Deal.of(start)
+    two, three, ace = 1, 2, 3  # places in the deal order
+    circle = {two: left[ace], three: left[ace], ace: left[ace]}
+
+    def fits(one_at_a_time: bool, left: dict[int, int], up: dict[int, int]) -> bool | None:
+        times = ParkingTimes(deal, one_at_a_time=one_at_a_time)
+        hold_times(times.model, times.left, left)
+        hold_times(times.model, times.up, up)
+        return times.solve(30.0)
+
+    assert fits(False, circle, circle) is True
+    assert fits(True, circle, circle) is False
+    assert fits(False, left, up) is True
+    assert fits(True, left, up) is True
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    small_deals(
+        bases=(2, 4),
+        staircases=(3, 5),
+        steps=(2, 5),
+        modes=("manual",),
+        moves=0,
+        games=("salic-law",),
+    )
+)
+def test_a_column_never_cleared_with_moves_one_at_a_time_means_lost(position: Position) -> None:
+    """On small Salic Law deals that the engine-only brute force decides: a
+    column the model with P7 says no line can clear makes the deal lost."""
+    deal = Deal.of(position)
+    blocked = [
+        j
+        for j, column in enumerate(deal.columns)
+        if column and ParkingClearingModel(deal, j, one_at_a_time=True).solve(5.0) is False
+    ]
+    truth = brute_force(position, 50_000)
+    event(f"blocked: {bool(blocked)}, truth: {truth}")
+    if blocked:
+        assert truth in ("lost", "unknown"), f"columns {blocked} never clear, but won"
+        assert solve(position, max_nodes=2_000_000).verdict != "won"

@@ -49,7 +49,8 @@ def _not(literal: Literal) -> Literal:
 
 class ParkingTimes:
     """The times of a manual deal whose vacant columns take cards while the
-    pack is dealt (constraints P1 to P6 of ``docs/solver.md``).
+    pack is dealt (constraints P1 to P7 of ``docs/solver.md``; P7, the moves
+    one at a time, only with ``one_at_a_time``).
 
     For every card ``i`` (its place in the deal order) and every count ``s``
     of cards dealt from its own deal to the pack less one, ``left[i, s]``: it
@@ -58,7 +59,7 @@ class ParkingTimes:
     alone on the newest column as card ``k`` is dealt onto it.
     """
 
-    def __init__(self, deal: Deal) -> None:
+    def __init__(self, deal: Deal, *, one_at_a_time: bool = False) -> None:
         cp = _cp_model()
         self.deal = deal
         self.model = m = cp.CpModel()
@@ -87,6 +88,8 @@ class ParkingTimes:
         self.was_covered = self._was_covered()
         for s in range(1, self.last + 1):
             self._count(s)
+        if one_at_a_time:
+            self._one_at_a_time()
 
     # ------------------------------------------------------------- helpers
 
@@ -221,6 +224,83 @@ class ParkingTimes:
                         m, _not(self.left[i, s]), self.was_left(i, s - 1), self.up[i, s], *others
                     )
 
+    def _one_at_a_time(self) -> None:
+        """P7. Moves are made one at a time: each card that leaves its column
+        while cards are dealt gets a moment for that move, and one for the move
+        that sends it up; each its count times a stride plus its place among
+        the moves of that count; all leaving moments differ, all going-up
+        moments differ, and a card goes up no sooner than it leaves (at the
+        same moment when it goes straight up, as it must while a single
+        column is open).  A card dealt onto ``i`` while ``i`` was there leaves
+        before it; a card covered as ``k`` is dealt goes up after ``k`` has
+        left; and a pile takes ``x`` only if more cards of the rank below than
+        of ``x``'s own went up before it.
+
+        The counts alone let the cards moving within one count wait for
+        each other in a circle (a Jack sent up before the Ten under it); the
+        moments order them, as constraint 4b does in the other games
+        (``docs/solver.md``)."""
+        m, deal, last = self.model, self.deal, self.last
+        n = len(deal.order)
+        stride = 2 * n + 1  # more than the moves of any count: each card leaves once, goes up once
+        leaves: dict[int, Any] = {}
+        ups: dict[int, Any] = {}
+        left_during: dict[int, Any] = {}
+        up_during: dict[int, Any] = {}
+
+        def moment(times: dict[tuple[int, int], Any], i: int, name: str) -> Any:
+            count = (i + 1) + sum(1 - times[i, s] for s in range(i + 1, last + 1))
+            place = m.NewIntVar(0, stride - 1, f"{name}place{i}")
+            v = m.NewIntVar(0, stride * (n + 1), f"{name}{i}")
+            m.Add(v == stride * count + place)
+            return v
+
+        for i in self.cards:
+            if (i, last) not in self.left:
+                continue  # the last card dealt moves only after the deal
+            leaves[i], ups[i] = moment(self.left, i, "leaves"), moment(self.up, i, "up")
+            left_during[i], up_during[i] = self.left[i, last], self.up[i, last]
+            m.Add(leaves[i] <= ups[i])
+            for s in range(i + 1, last + 1):
+                if len(self._columns_open(s)) == 1:
+                    leaves_now = [self.left[i, s]] + (
+                        [] if s == i + 1 else [self.left[i, s - 1].Not()]
+                    )
+                    m.Add(leaves[i] == ups[i]).OnlyEnforceIf(leaves_now)
+        m.AddAllDifferent(list(leaves.values()))
+        m.AddAllDifferent(list(ups.values()))
+        for column in deal.columns:
+            for a, i in enumerate(column):
+                for k in column[a + 1 :]:
+                    if i in leaves and k in leaves:
+                        m.Add(leaves[k] < leaves[i]).OnlyEnforceIf(
+                            [left_during[i], self.left[i, k].Not()]
+                        )
+        for (i, k), c in self.covered.items():
+            if i in ups and k in leaves:
+                m.Add(ups[i] > leaves[k]).OnlyEnforceIf([c, up_during[i]])
+        of_rank: dict[int, list[int]] = {}
+        for i in ups:
+            of_rank.setdefault(deal.rank(i), []).append(i)
+        prev = deal.tables.prev
+        for x in ups:
+            below = prev[deal.rank(x)]
+            if below <= 0:
+                continue  # an opener: the counts of bases dealt rule it
+            before_x = []
+            for y in of_rank.get(below, []):
+                b = m.NewBoolVar(f"upbelow{y}<{x}")
+                m.AddImplication(b, up_during[y])
+                m.Add(ups[y] < ups[x]).OnlyEnforceIf(b)
+                before_x.append(b)
+            same = []
+            for z in of_rank[deal.rank(x)]:
+                if z != x:
+                    c = m.NewBoolVar(f"upsame{z}<{x}")
+                    m.Add(ups[z] > ups[x]).OnlyEnforceIf([c.Not(), up_during[z]])
+                    same.append(c)
+            m.Add(sum(before_x) >= 1 + sum(same)).OnlyEnforceIf(up_during[x])
+
     def _piles(self, up_of_rank: Callable[[int], Any], bases: Any) -> None:
         """P3. No pile row holds more of a rank than of the rank below it, and
         piles open only above dealt bases (``up_of_rank(rank)``: how many are up)."""
@@ -260,8 +340,8 @@ class ParkingClearingModel(ParkingTimes):
     are dealt, so two looks are in that order only when the lower card was
     there as the upper one was dealt."""
 
-    def __init__(self, deal: Deal, column: int) -> None:
-        super().__init__(deal)
+    def __init__(self, deal: Deal, column: int, *, one_at_a_time: bool = False) -> None:
+        super().__init__(deal, one_at_a_time=one_at_a_time)
         self.column = column
         self.looks: list[ParkedLook] = []
         for y in reversed(deal.columns[column]):
