@@ -32,6 +32,7 @@ from typing import Any, NamedTuple
 from intrigue.cards import RANK_OF, SUIT_OF
 from intrigue.errors import IntrigueError, UnknownVariantError
 from intrigue.position import Position
+from intrigue.solver.moments import moments, piles_wait_in_turn, tops_leave_first
 from intrigue.solver.order_deal import Deal as Deal  # where the models and their users find it
 from intrigue.solver.rules import OPEN_PER_BASE, OPEN_PER_BASE_SUIT
 from intrigue.variants import Variant
@@ -266,61 +267,20 @@ class DealTimes:
                     ).OnlyEnforceIf(leaves)
 
     def _one_at_a_time(self) -> None:
-        """Cards leave one at a time: each card that leaves while cards are
-        dealt gets a moment, its count times a stride plus its place among the
-        cards leaving at that count, all moments different.  A card dealt onto
-        ``i`` while ``i`` was still there leaves before it, and a pile takes a
-        card ``x`` only if more cards of the rank below it than of its own
-        have gone up before it (constraint 4b of ``docs/solver.md``).
-
-        The counts alone let the cards leaving at one count wait for each
-        other in a circle (a Ten over the Ace it needs, the Nines under Tens);
-        the moments order them.  ``before_x`` literals imply "went up before
-        ``x``" for the rank below and are implied by it for ``x``'s own rank, so
-        every real line, with its own order, meets this.
-        """
-        m, deal, last = self.model, self.deal, self.last
-        n = len(deal.order)
-        stride = n + 1
-        moment: dict[int, Any] = {}
-        during: dict[int, Any] = {}
-        for i in self.cards:
-            if (i, last) not in self.left:
-                continue  # the last card dealt leaves only after the deal
-            count = (i + 1) + sum(1 - self.left[i, s] for s in range(i + 1, last + 1))
-            place = m.NewIntVar(0, stride - 1, f"place{i}")
-            moment[i] = m.NewIntVar(0, stride * (n + 1), f"moment{i}")
-            m.Add(moment[i] == stride * count + place)
-            during[i] = self.left[i, last]
+        """Cards leave one at a time (constraint 4b of ``docs/solver.md``):
+        each card that leaves while cards are dealt gets a moment, its count
+        times a stride plus its place among the cards leaving at that count,
+        all different.  A card dealt onto ``i`` while ``i`` was still there
+        leaves before it, and a pile takes a card only in its turn
+        (:func:`piles_wait_in_turn`).  The counts alone let the cards leaving
+        at one count wait for each other in a circle (a Ten over the Ace it
+        needs, the Nines under Tens); the moments order them."""
+        m, deal = self.model, self.deal
+        moment = moments(m, self.left, self.cards, self.last, len(deal.order) + 1, "moment")
+        during = {i: self.left[i, self.last] for i in moment}
         m.AddAllDifferent(list(moment.values()))
-        for column in deal.columns:
-            for a, i in enumerate(column):
-                for k in column[a + 1 :]:
-                    if i in moment and k in moment:
-                        m.Add(moment[k] < moment[i]).OnlyEnforceIf(
-                            [during[i], self.left[i, k].Not()]
-                        )
-        of_rank: dict[int, list[int]] = {}
-        for i in moment:
-            of_rank.setdefault(deal.rank(i), []).append(i)
-        prev = deal.tables.prev
-        for x in moment:
-            below = prev[deal.rank(x)]
-            if below <= 0:
-                continue  # an opener: the counts of bases dealt rule it
-            before_x = []
-            for y in of_rank.get(below, []):
-                b = m.NewBoolVar(f"below{y}<{x}")
-                m.AddImplication(b, during[y])
-                m.Add(moment[y] < moment[x]).OnlyEnforceIf(b)
-                before_x.append(b)
-            same = []
-            for z in of_rank[deal.rank(x)]:
-                if z != x:
-                    c = m.NewBoolVar(f"same{z}<{x}")
-                    m.Add(moment[z] > moment[x]).OnlyEnforceIf([c.Not(), during[z]])
-                    same.append(c)
-            m.Add(sum(before_x) >= 1 + sum(same)).OnlyEnforceIf(during[x])
+        tops_leave_first(m, deal, moment, during, self.left)
+        piles_wait_in_turn(m, deal, moment, during)
 
     # ------------------------------------------------- after the deal, shared
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from intrigue.solver.moments import moments, piles_wait_in_turn, tops_leave_first
 from intrigue.solver.order import (
     Deal,
     Moment,
@@ -241,65 +242,24 @@ class ParkingTimes:
         moments order them, as constraint 4b does in the other games
         (``docs/solver.md``)."""
         m, deal, last = self.model, self.deal, self.last
-        n = len(deal.order)
-        stride = 2 * n + 1  # more than the moves of any count: each card leaves once, goes up once
-        leaves: dict[int, Any] = {}
-        ups: dict[int, Any] = {}
-        left_during: dict[int, Any] = {}
-        up_during: dict[int, Any] = {}
-
-        def moment(times: dict[tuple[int, int], Any], i: int, name: str) -> Any:
-            count = (i + 1) + sum(1 - times[i, s] for s in range(i + 1, last + 1))
-            place = m.NewIntVar(0, stride - 1, f"{name}place{i}")
-            v = m.NewIntVar(0, stride * (n + 1), f"{name}{i}")
-            m.Add(v == stride * count + place)
-            return v
-
-        for i in self.cards:
-            if (i, last) not in self.left:
-                continue  # the last card dealt moves only after the deal
-            leaves[i], ups[i] = moment(self.left, i, "leaves"), moment(self.up, i, "up")
-            left_during[i], up_during[i] = self.left[i, last], self.up[i, last]
+        stride = 2 * len(deal.order) + 1  # more than the numbered moves of a count
+        leaves = moments(m, self.left, self.cards, last, stride, "leaves")
+        ups = moments(m, self.up, self.cards, last, stride, "up")
+        left_during = {i: self.left[i, last] for i in leaves}
+        up_during = {i: self.up[i, last] for i in ups}
+        for i in leaves:
             m.Add(leaves[i] <= ups[i])
             for s in range(i + 1, last + 1):
-                if len(self._columns_open(s)) == 1:
-                    leaves_now = [self.left[i, s]] + (
-                        [] if s == i + 1 else [self.left[i, s - 1].Not()]
-                    )
-                    m.Add(leaves[i] == ups[i]).OnlyEnforceIf(leaves_now)
+                if len(self._columns_open(s)) == 1:  # nowhere to park: straight up
+                    now = [self.left[i, s]] + ([] if s == i + 1 else [self.left[i, s - 1].Not()])
+                    m.Add(leaves[i] == ups[i]).OnlyEnforceIf(now)
         m.AddAllDifferent(list(leaves.values()))
         m.AddAllDifferent(list(ups.values()))
-        for column in deal.columns:
-            for a, i in enumerate(column):
-                for k in column[a + 1 :]:
-                    if i in leaves and k in leaves:
-                        m.Add(leaves[k] < leaves[i]).OnlyEnforceIf(
-                            [left_during[i], self.left[i, k].Not()]
-                        )
+        tops_leave_first(m, deal, leaves, left_during, self.left)
         for (i, k), c in self.covered.items():
             if i in ups and k in leaves:
                 m.Add(ups[i] > leaves[k]).OnlyEnforceIf([c, up_during[i]])
-        of_rank: dict[int, list[int]] = {}
-        for i in ups:
-            of_rank.setdefault(deal.rank(i), []).append(i)
-        prev = deal.tables.prev
-        for x in ups:
-            below = prev[deal.rank(x)]
-            if below <= 0:
-                continue  # an opener: the counts of bases dealt rule it
-            before_x = []
-            for y in of_rank.get(below, []):
-                b = m.NewBoolVar(f"upbelow{y}<{x}")
-                m.AddImplication(b, up_during[y])
-                m.Add(ups[y] < ups[x]).OnlyEnforceIf(b)
-                before_x.append(b)
-            same = []
-            for z in of_rank[deal.rank(x)]:
-                if z != x:
-                    c = m.NewBoolVar(f"upsame{z}<{x}")
-                    m.Add(ups[z] > ups[x]).OnlyEnforceIf([c.Not(), up_during[z]])
-                    same.append(c)
-            m.Add(sum(before_x) >= 1 + sum(same)).OnlyEnforceIf(up_during[x])
+        piles_wait_in_turn(m, deal, ups, up_during)
 
     def _piles(self, up_of_rank: Callable[[int], Any], bases: Any) -> None:
         """P3. No pile row holds more of a rank than of the rank below it, and
