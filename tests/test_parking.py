@@ -11,6 +11,7 @@ from intrigue.cards import card_id, parse_card
 from intrigue.notation import Move, parse_moves
 from intrigue.position import Position
 from intrigue.solver import solve
+from intrigue.solver.search import replay
 
 pytest.importorskip("ortools")
 
@@ -100,10 +101,7 @@ def test_moves_one_at_a_time_break_a_circle_within_a_count():
     order = [card_id(parse_card(text)) for text in ("KS", "2S", "3S", "AS", "KH", "4S")]
     start = Position.from_order("salic-law", order, "manual")
     line = parse_moves("d d d 1f d 1-2 1f 2f d 2f")
-    end = start
-    for move in line:
-        end = end.apply(move)
-    assert end.is_won()
+    assert replay(start, line).is_won()
     left, up, _ = line_times(start, line)
     deal = Deal.of(start)
     two, three, ace = 1, 2, 3  # places in the deal order

@@ -247,10 +247,11 @@ class ParkingTimes:
         ups = moments(m, self.up, self.cards, last, stride, "up")
         left_during = {i: self.left[i, last] for i in leaves}
         up_during = {i: self.up[i, last] for i in ups}
+        alone = [s for s in range(1, last + 1) if len(self._columns_open(s)) == 1]
         for i in leaves:
             m.Add(leaves[i] <= ups[i])
-            for s in range(i + 1, last + 1):
-                if len(self._columns_open(s)) == 1:  # nowhere to park: straight up
+            for s in alone:  # one column open: nowhere to park, so straight up
+                if s > i:
                     now = [self.left[i, s]] + ([] if s == i + 1 else [self.left[i, s - 1].Not()])
                     m.Add(leaves[i] == ups[i]).OnlyEnforceIf(now)
         m.AddAllDifferent(list(leaves.values()))
